@@ -1,0 +1,236 @@
+import type { Low } from 'lowdb';
+import type { BlockHeader } from '../../core/chain/block-header.js';
+import { headerOfBlock, tryNormalizeBlockHash } from '../../core/chain/block-identity.js';
+import type { NormalizedBlock } from '../../core/chain/block.js';
+import { applyBlockToChain, checkBlockLink } from '../../core/chain/canonical-chain.js';
+import { noChainChange } from '../../core/chain/chain-update.js';
+import type { ChainUpdate } from '../../core/chain/chain-update.js';
+import type { BlockStore } from '../../core/ports/block-store.js';
+import { ArchiveChainView } from './archive-chain-view.js';
+import type { ArchiveState, PendingCheckpoint } from './archive-state.js';
+import type { CanonicalIndex } from './canonical-index.js';
+import { commit, writePending } from './checkpoint.js';
+import { SLOT_BYTES, encodeSlot } from './hash-index.js';
+import type { HashIndex } from './hash-index.js';
+import { isBefore } from './record-log.js';
+import type { LogPosition, RecordLog, ScannedRecord } from './record-log.js';
+
+/** Tuning of the embedded archive; the defaults suit a full mainnet history. */
+export type FsArchiveOptions = {
+  /** Bytes per segment file before the next one starts; default 256 MiB. */
+  segmentBytes?: number;
+  /** Checkpoint once this many index entries changed; default 16384 (about 8000 blocks). Bounds the memory of the overlay. */
+  checkpointEvery?: number;
+  /** Checkpoint at the latest this long after a change; default 1000 ms. Bounds what a power cut loses. */
+  checkpointAfterMs?: number;
+};
+
+/** The embedded block archive: the BlockStore port plus explicit durability and shutdown. */
+export type FsArchive = BlockStore & {
+  /** Make every put so far durable now (a checkpoint). */
+  sync(): Promise<void>;
+  /** Checkpoint and close the files; every later call is refused. */
+  close(): Promise<void>;
+};
+
+/** The archive's open files. */
+export type ArchiveFiles = {
+  state: Low<ArchiveState>;
+  log: RecordLog;
+  index: HashIndex;
+  canonical: CanonicalIndex;
+};
+
+/** The BlockStore over an archive folder; `openFsArchive` builds it after recovering the files. */
+export class FsBlockArchive implements FsArchive {
+  readonly #files: ArchiveFiles;
+  readonly #view: ArchiveChainView;
+  readonly #options: Required<FsArchiveOptions>;
+  #blocks: number;
+  /** Just past the last record the view knows; the next checkpoint covers the log up to here. */
+  #indexedEnd: LogPosition;
+  #queue: Promise<unknown> = Promise.resolve();
+  #timer: NodeJS.Timeout | undefined;
+  /** A failure that left the in-memory state unknown: every later call reports it; reopening recovers. */
+  #failure: Error | undefined;
+  #closed = false;
+
+  constructor(files: ArchiveFiles, options: Required<FsArchiveOptions>) {
+    const { checkpoint } = files.state.data;
+    this.#files = files;
+    this.#options = options;
+    this.#view = new ArchiveChainView(files.index, files.canonical, checkpoint);
+    this.#blocks = checkpoint.blocks;
+    this.#indexedEnd = checkpoint.logEnd;
+  }
+
+  put(block: NormalizedBlock): Promise<ChainUpdate> {
+    return this.#serial(async () => {
+      const header = headerOfBlock(block);
+      if ((await this.#view.slot(header.hash)) !== undefined) return noChainChange();
+      // Refused before anything is written, so a rejected block never reaches the log.
+      if ((await this.#view.tip()) !== undefined) await checkBlockLink(this.#view, header);
+      const stored: NormalizedBlock = {
+        ...block,
+        block_identifier: { ...block.block_identifier, hash: header.hash },
+        parent_block_identifier: { ...block.parent_block_identifier, hash: header.parent_hash },
+      };
+      return this.#guard(async () => {
+        const { position, length } = await this.#files.log.append(
+          header,
+          Buffer.from(JSON.stringify(stored)),
+        );
+        return this.#index({ header, position, length });
+      });
+    });
+  }
+
+  getByHash(hash: string): Promise<NormalizedBlock | undefined> {
+    return this.#serial(() => this.#read(hash));
+  }
+
+  getCanonicalAt(height: number): Promise<NormalizedBlock | undefined> {
+    return this.#serial(async () => {
+      if (!Number.isSafeInteger(height) || height < 0) return undefined;
+      const hash = await this.#view.canonicalHashAt(height);
+      return hash === undefined ? undefined : this.#read(hash);
+    });
+  }
+
+  tip(): Promise<BlockHeader | undefined> {
+    return this.#serial(() => this.#view.tip());
+  }
+
+  isCanonical(hash: string): Promise<boolean> {
+    return this.#serial(async () => {
+      const normalized = tryNormalizeBlockHash(hash);
+      const header = normalized === undefined ? undefined : await this.#view.header(normalized);
+      return header !== undefined && (await this.#view.canonicalHashAt(header.height)) === header.hash;
+    });
+  }
+
+  count(): Promise<number> {
+    return this.#serial(async () => this.#blocks);
+  }
+
+  sync(): Promise<void> {
+    return this.#serial(() => this.#guard(() => this.#checkpoint()));
+  }
+
+  close(): Promise<void> {
+    // Not through #serial: a failed archive must still release its files, and closing twice is a no-op.
+    const run = this.#queue.then(async () => {
+      if (this.#closed) return;
+      this.#closed = true;
+      clearTimeout(this.#timer);
+      try {
+        if (this.#failure === undefined) await this.#checkpoint();
+      } finally {
+        await closeArchiveFiles(this.#files);
+      }
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Index the records after the last checkpoint (a crash lost their overlay) and cut a torn tail. */
+  replayLog(from: LogPosition): Promise<void> {
+    // Queued like any operation, so a checkpoint timer firing meanwhile cannot interleave with it.
+    return this.#serial(() =>
+      this.#guard(async () => {
+        const intactEnd = await this.#files.log.scan(from, async (record) => {
+          await this.#index(record);
+        });
+        if (isBefore(intactEnd, this.#files.log.end())) await this.#files.log.truncate(intactEnd);
+        await this.#checkpoint();
+      }),
+    );
+  }
+
+  async #index({ header, position, length }: ScannedRecord): Promise<ChainUpdate> {
+    this.#view.addSlot({ ...header, ...position, length, connected: false });
+    this.#blocks++;
+    this.#indexedEnd = { segment: position.segment, offset: position.offset + length };
+    const update = await applyBlockToChain(this.#view, header);
+    if (this.#view.changedSlots.size + this.#view.changedCanonical.size >= this.#options.checkpointEvery) {
+      await this.#checkpoint();
+    } else {
+      // Unreferenced: an exiting process loses nothing, because the log already holds every record.
+      this.#timer ??= setTimeout(
+        () => void this.sync().catch(() => undefined),
+        this.#options.checkpointAfterMs,
+      );
+      this.#timer.unref();
+    }
+    return update;
+  }
+
+  /**
+   * Log first, then the index changes as a redo record in the state file, then the index files, then
+   * the state naming the new checkpoint. A crash before the redo record loses only the overlay, which
+   * the log replays; a crash after it is finished by redoing the writes on open.
+   */
+  async #checkpoint(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (!this.#view.dirty) return;
+    await this.#files.log.sync();
+    const slots = Buffer.alloc(this.#view.changedSlots.size * SLOT_BYTES);
+    let at = 0;
+    for (const slot of this.#view.changedSlots.values())
+      encodeSlot(slot, slots, (at += SLOT_BYTES) - SLOT_BYTES);
+    const tip = (await this.#view.tip()) ?? null;
+    const pending: PendingCheckpoint = {
+      logEnd: this.#indexedEnd,
+      tip,
+      blocks: this.#blocks,
+      orphans: this.#view.orphans(),
+      slots: slots.toString('base64'),
+      canonical: [...this.#view.changedCanonical],
+    };
+    this.#files.state.data.pending = pending;
+    await this.#files.state.write();
+    await writePending(this.#files, pending);
+    await commit(this.#files.state, pending);
+    this.#view.checkpointed();
+  }
+
+  async #read(hash: string): Promise<NormalizedBlock | undefined> {
+    const normalized = tryNormalizeBlockHash(hash);
+    const slot = normalized === undefined ? undefined : await this.#view.slot(normalized);
+    if (slot === undefined) return undefined;
+    const body = await this.#files.log.read({ segment: slot.segment, offset: slot.offset }, slot.length);
+    return JSON.parse(body.toString('utf8')) as NormalizedBlock;
+  }
+
+  /** Run `work`; if it fails midway the overlay may be half-changed, so the archive stops until reopened. */
+  async #guard<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      this.#failure = new Error(`the block archive failed and must be reopened: ${(err as Error).message}`, {
+        cause: err,
+      });
+      clearTimeout(this.#timer);
+      throw this.#failure;
+    }
+  }
+
+  /** One operation at a time: the chain model's read-modify-write steps must not interleave. */
+  #serial<T>(operation: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(() => {
+      if (this.#closed) throw new Error('the block archive is closed');
+      if (this.#failure !== undefined) throw this.#failure;
+      return operation();
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+/** Close the log and the index files. */
+export async function closeArchiveFiles(files: Omit<ArchiveFiles, 'state'>): Promise<void> {
+  await files.log.close();
+  await files.index.close();
+  await files.canonical.close();
+}

@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ContractAbi } from '../../core/chain/contract-abi.js';
+import type { DeployedContract } from '../../core/chain/normalize-block.js';
+import type { ContractStore } from '../../core/ports/contract-store.js';
+
+/**
+ * Deployed contracts as one small JSON file each, under a 256-way fan-out of their id's hash: a
+ * full mainnet has on the order of 100,000 contracts, too many to hold in memory or in one document.
+ */
+export class FsContractStore implements ContractStore {
+  constructor(private readonly dir: string) {}
+
+  /** The known ABIs among `ids`. */
+  async getAbis(ids: string[]): Promise<Map<string, ContractAbi>> {
+    const found = new Map<string, ContractAbi>();
+    await Promise.all(
+      ids.map(async (id) => {
+        try {
+          const stored = JSON.parse(await readFile(this.pathOf(id), 'utf8')) as DeployedContract;
+          if (stored.abi) found.set(id, stored.abi);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        }
+      }),
+    );
+    return found;
+  }
+
+  /** Write each contract's file (temp file, then rename, so a reader never sees half of one). */
+  async putContracts(contracts: DeployedContract[]): Promise<void> {
+    for (const contract of contracts) {
+      const path = this.pathOf(contract.contract_identifier);
+      await mkdir(join(path, '..'), { recursive: true });
+      await writeFile(`${path}.tmp`, JSON.stringify(contract));
+      await rename(`${path}.tmp`, path);
+    }
+  }
+
+  private pathOf(id: string): string {
+    const digest = createHash('sha256').update(id).digest('hex');
+    return join(this.dir, digest.slice(0, 2), `${digest}.json`);
+  }
+}
+
+/** Open the contract store in `dir`. */
+export async function openFsContractStore(dir: string): Promise<FsContractStore> {
+  await mkdir(dir, { recursive: true });
+  return new FsContractStore(dir);
+}

@@ -1,0 +1,209 @@
+import { mkdir, open, readdir, rm } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import type { BlockHeader } from '../../core/chain/block-header.js';
+
+/** Where a record starts: a segment number and a byte offset inside it. */
+export type LogPosition = { segment: number; offset: number };
+
+/** A record as found by a scan: the block's header, where it is, and its length on disk. */
+export type ScannedRecord = { header: BlockHeader; position: LogPosition; length: number };
+
+const MAGIC = 0x53484231; // "SHB1"
+/** magic u32, payload length u32, crc32 of the payload u32. */
+const RECORD_HEAD = 12;
+/** hash 32, parent hash 32, height u32; the block's JSON follows. */
+const PAYLOAD_HEAD = 68;
+const OPEN_READERS = 16;
+
+const segmentName = (segment: number): string => `${String(segment).padStart(6, '0')}.seg`;
+
+/** True when `a` lies before `b` in the log. */
+export function isBefore(a: LogPosition, b: LogPosition): boolean {
+  return a.segment < b.segment || (a.segment === b.segment && a.offset < b.offset);
+}
+
+function encodeRecord(header: BlockHeader, body: Buffer): Buffer {
+  const record = Buffer.allocUnsafe(RECORD_HEAD + PAYLOAD_HEAD + body.length);
+  record.writeUInt32BE(MAGIC, 0);
+  record.writeUInt32BE(PAYLOAD_HEAD + body.length, 4);
+  record.write(header.hash.slice(2), RECORD_HEAD, 'hex');
+  record.write(header.parent_hash.slice(2), RECORD_HEAD + 32, 'hex');
+  record.writeUInt32BE(header.height, RECORD_HEAD + 64);
+  body.copy(record, RECORD_HEAD + PAYLOAD_HEAD);
+  record.writeUInt32BE(crc32(record.subarray(RECORD_HEAD)), 8);
+  return record;
+}
+
+function decodeHeader(payload: Buffer): BlockHeader {
+  return {
+    hash: `0x${payload.toString('hex', 0, 32)}`,
+    parent_hash: `0x${payload.toString('hex', 32, 64)}`,
+    height: payload.readUInt32BE(64),
+  };
+}
+
+/**
+ * The archive's source of truth: block records appended to numbered segment files, each record
+ * framed with its length and a crc32 so that a torn or corrupt tail is recognised and cut off.
+ */
+export class RecordLog {
+  readonly #dir: string;
+  readonly #segmentBytes: number;
+  #writer: FileHandle;
+  #end: LogPosition;
+  readonly #readers = new Map<number, FileHandle>();
+
+  private constructor(dir: string, segmentBytes: number, writer: FileHandle, end: LogPosition) {
+    this.#dir = dir;
+    this.#segmentBytes = segmentBytes;
+    this.#writer = writer;
+    this.#end = end;
+  }
+
+  /** Open the log in `dir` (created when missing) for appending after its last segment's end. */
+  static async open(dir: string, segmentBytes: number): Promise<RecordLog> {
+    await mkdir(dir, { recursive: true });
+    const segments = await listSegments(dir);
+    const last = segments.at(-1) ?? 0;
+    const writer = await open(join(dir, segmentName(last)), 'a+');
+    const { size } = await writer.stat();
+    return new RecordLog(dir, segmentBytes, writer, { segment: last, offset: size });
+  }
+
+  /** Where the next record will go. */
+  end(): LogPosition {
+    return { ...this.#end };
+  }
+
+  /** The size of `segment` on disk, or undefined when it does not exist. */
+  async segmentSize(segment: number): Promise<number | undefined> {
+    if (segment === this.#end.segment) return this.#end.offset;
+    if (segment > this.#end.segment) return undefined;
+    return (
+      await this.#reader(segment)
+        .then((handle) => handle.stat())
+        .catch(() => undefined)
+    )?.size;
+  }
+
+  /** Append a block; a full segment is synced and closed before the next one starts. */
+  async append(header: BlockHeader, body: Buffer): Promise<{ position: LogPosition; length: number }> {
+    const record = encodeRecord(header, body);
+    if (this.#end.offset > 0 && this.#end.offset + record.length > this.#segmentBytes) {
+      await this.#writer.sync();
+      await this.#writer.close();
+      this.#end = { segment: this.#end.segment + 1, offset: 0 };
+      this.#writer = await open(join(this.#dir, segmentName(this.#end.segment)), 'a+');
+    }
+    const position = this.end();
+    await this.#writer.write(record, 0, record.length, position.offset);
+    this.#end.offset += record.length;
+    return { position, length: record.length };
+  }
+
+  /** Make every appended record durable. */
+  async sync(): Promise<void> {
+    await this.#writer.sync();
+  }
+
+  /** A block's JSON body, checked against its crc; throws when the record is damaged. */
+  async read(position: LogPosition, length: number): Promise<Buffer> {
+    const handle = await this.#reader(position.segment);
+    const record = Buffer.allocUnsafe(length);
+    const { bytesRead } = await handle.read(record, 0, length, position.offset);
+    if (bytesRead !== length || !isIntact(record)) {
+      throw new Error(`block record damaged at segment ${position.segment} offset ${position.offset}`);
+    }
+    return record.subarray(RECORD_HEAD + PAYLOAD_HEAD);
+  }
+
+  /**
+   * Visit every intact record from `from` on, in order; returns where the intact log ends, which is
+   * before the end of the files when the tail is torn or damaged.
+   */
+  async scan(from: LogPosition, visit: (record: ScannedRecord) => Promise<void>): Promise<LogPosition> {
+    const head = Buffer.allocUnsafe(RECORD_HEAD);
+    for (let segment = from.segment; segment <= this.#end.segment; segment++) {
+      const size = (await this.segmentSize(segment)) ?? 0;
+      const handle = await this.#reader(segment);
+      let offset = segment === from.segment ? from.offset : 0;
+      while (offset < size) {
+        const torn = { segment, offset };
+        if (offset + RECORD_HEAD > size) return torn;
+        await handle.read(head, 0, RECORD_HEAD, offset);
+        const length = RECORD_HEAD + head.readUInt32BE(4);
+        if (head.readUInt32BE(0) !== MAGIC || length < RECORD_HEAD + PAYLOAD_HEAD || offset + length > size) {
+          return torn;
+        }
+        const record = Buffer.allocUnsafe(length);
+        await handle.read(record, 0, length, offset);
+        if (!isIntact(record)) return torn;
+        await visit({
+          header: decodeHeader(record.subarray(RECORD_HEAD)),
+          position: { segment, offset },
+          length,
+        });
+        offset += length;
+      }
+      if (segment < this.#end.segment && offset !== size) return { segment, offset };
+    }
+    return this.end();
+  }
+
+  /** Cut the log at `position`: the rest of that segment and every later segment are removed. */
+  async truncate(position: LogPosition): Promise<void> {
+    for (const [segment, handle] of this.#readers) {
+      if (segment >= position.segment) {
+        await handle.close();
+        this.#readers.delete(segment);
+      }
+    }
+    await this.#writer.close();
+    for (const segment of await listSegments(this.#dir)) {
+      if (segment > position.segment) await rm(join(this.#dir, segmentName(segment)));
+    }
+    this.#writer = await open(join(this.#dir, segmentName(position.segment)), 'a+');
+    await this.#writer.truncate(position.offset);
+    await this.#writer.sync();
+    this.#end = { ...position };
+  }
+
+  /** Close every file. */
+  async close(): Promise<void> {
+    for (const handle of this.#readers.values()) await handle.close();
+    this.#readers.clear();
+    await this.#writer.close();
+  }
+
+  async #reader(segment: number): Promise<FileHandle> {
+    const cached = this.#readers.get(segment);
+    if (cached !== undefined) {
+      // Re-inserting keeps the map in least-recently-used order for the eviction below.
+      this.#readers.delete(segment);
+      this.#readers.set(segment, cached);
+      return cached;
+    }
+    const handle = await open(join(this.#dir, segmentName(segment)), 'r');
+    this.#readers.set(segment, handle);
+    if (this.#readers.size > OPEN_READERS) {
+      const [oldest, stale] = this.#readers.entries().next().value as [number, FileHandle];
+      this.#readers.delete(oldest);
+      await stale.close();
+    }
+    return handle;
+  }
+}
+
+function isIntact(record: Buffer): boolean {
+  return record.readUInt32BE(0) === MAGIC && crc32(record.subarray(RECORD_HEAD)) === record.readUInt32BE(8);
+}
+
+async function listSegments(dir: string): Promise<number[]> {
+  const names = await readdir(dir);
+  return names
+    .filter((name) => /^\d{6}\.seg$/.test(name))
+    .map((name) => Number(name.slice(0, 6)))
+    .sort((a, b) => a - b);
+}

@@ -1,0 +1,37 @@
+import { injectable } from 'inversify';
+import { invalidInput } from '../../core/hooks/errors.js';
+import type { InputName, InputShapes, InputValidator } from '../../core/ports/input-validator.js';
+import { compileContract, type CompiledContract } from './compile-contract.js';
+import { fieldProblems } from './field-problems.js';
+
+/** The `InputValidator` port backed by ajv and the JSON Schemas of `spec/`, compiled once at construction. */
+@injectable()
+export class AjvInputValidator implements InputValidator {
+  readonly #contract: CompiledContract = compileContract();
+
+  /** Check `value` against the named schema; a `validation` StackhooksError names every wrong field. */
+  check<K extends InputName>(name: K, value: unknown): InputShapes[K] {
+    if (!Object.hasOwn(this.#contract.inputs, name)) throw new Error(`no input schema named ${String(name)}`);
+    const input = this.#contract.inputs[name];
+    // Coercion and defaults write into the query object; the caller's object stays as it was.
+    const subject = name === 'list-query' && isPlainObject(value) ? { ...value } : value;
+    const errors = input.validate(subject);
+    if (errors !== undefined) {
+      throw invalidInput(fieldProblems(errors, subject, input.root, this.#contract.discriminatorTags));
+    }
+    if (name === 'list-query') {
+      const { offset, limit } = subject as { offset: number; limit: number };
+      return { offset, limit } as InputShapes[K];
+    }
+    return subject as InputShapes[K];
+  }
+}
+
+/** A validator ready to use, for callers that do not go through the Inversify container. */
+export function createAjvInputValidator(): AjvInputValidator {
+  return new AjvInputValidator();
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

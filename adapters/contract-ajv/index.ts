@@ -1,0 +1,1 @@
+export { AjvInputValidator, createAjvInputValidator } from './ajv-input-validator.js';

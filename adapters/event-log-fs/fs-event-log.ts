@@ -1,0 +1,198 @@
+import {
+  mkdir,
+  open,
+  readdir,
+  rename,
+  readFile,
+  truncate,
+  writeFile,
+  type FileHandle,
+} from 'node:fs/promises';
+import { join } from 'node:path';
+import type { EventLog, RawEvent } from '../../core/ports/event-log.js';
+import { frameRecord, intactLength, readRecords } from './segment-file.js';
+
+/** A segment is closed and a new one begun past this size, so recovery scans at most one segment. */
+const SEGMENT_BYTES = 64 * 1024 * 1024;
+const CHECKPOINT_FILE = 'processed.json';
+
+type Pending = { framed: Buffer; resolve: (id: number) => void; reject: (err: unknown) => void; id: number };
+type Segment = { firstId: number; path: string };
+
+/** Encode an entry as `id \t received_at \t path \t body`, the event-replay TSV line layout. */
+function encode(event: RawEvent): Buffer {
+  return Buffer.from(`${event.id}\t${event.received_at}\t${event.path}\t${event.body}`, 'utf8');
+}
+
+function decode(payload: Buffer): RawEvent {
+  const text = payload.toString('utf8');
+  const a = text.indexOf('\t');
+  const b = text.indexOf('\t', a + 1);
+  const c = text.indexOf('\t', b + 1);
+  return {
+    id: Number(text.slice(0, a)),
+    received_at: Number(text.slice(a + 1, b)),
+    path: text.slice(b + 1, c),
+    body: text.slice(c + 1),
+  };
+}
+
+function segmentName(firstId: number): string {
+  return `${String(firstId).padStart(20, '0')}.log`;
+}
+
+/**
+ * The raw event log on disk: append-only segment files of checksummed records. Appends that arrive
+ * together share one write and one fsync (group commit); each resolves after its fsync.
+ */
+export class FsEventLog implements EventLog {
+  private queue: Pending[] = [];
+  private flushing: Promise<void> | undefined;
+  private cursor: { afterId: number; segment: number; offset: number } | undefined;
+  private checkpointWrite: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly dir: string,
+    private readonly segments: Segment[],
+    private handle: FileHandle,
+    private size: number,
+    private nextId: number,
+    private processed: number,
+  ) {}
+
+  /** Open (or create) the log in `dir`, cutting off a torn tail a crash left behind. */
+  static async open(dir: string): Promise<FsEventLog> {
+    await mkdir(dir, { recursive: true });
+    const names = (await readdir(dir)).filter((n) => /^\d{20}\.log$/.test(n)).sort();
+    const segments: Segment[] = names.map((n) => ({ firstId: Number(n.slice(0, 20)), path: join(dir, n) }));
+    if (segments.length === 0) segments.push({ firstId: 1, path: join(dir, segmentName(1)) });
+    const last = segments[segments.length - 1];
+    const handle = await open(last.path, 'a+');
+    const intact = await intactLength(last.path);
+    const { size } = await handle.stat();
+    if (size > intact.length) await truncate(last.path, intact.length);
+    const nextId = intact.lastPayload ? decode(intact.lastPayload).id + 1 : last.firstId;
+    const processed = await readCheckpoint(dir);
+    return new FsEventLog(dir, segments, handle, intact.length, nextId, processed);
+  }
+
+  /** Append one entry; resolves with its id once fsync says it is on disk. */
+  append(path: string, body: string, receivedAt: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.queue.push({
+        framed: frameRecord(encode({ id, received_at: receivedAt, path, body })),
+        resolve,
+        reject,
+        id,
+      });
+      this.flushing ??= this.flush();
+    });
+  }
+
+  /** The id of the newest appended entry. */
+  lastId(): number {
+    return this.nextId - 1;
+  }
+
+  /** Up to `limit` entries after `afterId`, in order; sequential reads continue where the last stopped. */
+  async readAfter(afterId: number, limit: number): Promise<RawEvent[]> {
+    await this.flushing;
+    const out: RawEvent[] = [];
+    let position = this.cursor?.afterId === afterId ? this.cursor : this.locate(afterId);
+    while (out.length < limit && position.segment < this.segments.length) {
+      const segment = this.segments[position.segment];
+      const handle = await open(segment.path, 'r');
+      try {
+        const { size } = await handle.stat();
+        for await (const record of readRecords(handle, position.offset, size)) {
+          const event = decode(record.payload);
+          position = { afterId: event.id, segment: position.segment, offset: record.next };
+          if (event.id > afterId) out.push(event);
+          if (out.length >= limit) break;
+        }
+      } finally {
+        await handle.close();
+      }
+      if (out.length >= limit) break;
+      if (position.segment === this.segments.length - 1) break;
+      position = { afterId: position.afterId, segment: position.segment + 1, offset: 0 };
+    }
+    this.cursor = position;
+    return out;
+  }
+
+  /** The last processed id, as last recorded. */
+  async processedId(): Promise<number> {
+    return this.processed;
+  }
+
+  /** Record progress; the checkpoint file is replaced atomically (temp file, then rename). */
+  markProcessed(id: number): Promise<void> {
+    this.processed = Math.max(this.processed, id);
+    const processed = this.processed;
+    this.checkpointWrite = this.checkpointWrite
+      .catch(() => undefined)
+      .then(() => writeCheckpoint(this.dir, processed));
+    return this.checkpointWrite;
+  }
+
+  /** Finish pending appends and close the file. */
+  async close(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    await this.checkpointWrite;
+    await this.handle.close();
+  }
+
+  // Where reading after `afterId` starts: the segment whose first id is the next one or before it.
+  private locate(afterId: number): { afterId: number; segment: number; offset: number } {
+    let index = 0;
+    for (let i = 0; i < this.segments.length; i++) if (this.segments[i].firstId <= afterId + 1) index = i;
+    return { afterId: this.segments[index].firstId - 1, segment: index, offset: 0 };
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue;
+      this.queue = [];
+      try {
+        if (this.size >= SEGMENT_BYTES) await this.roll(batch[0].id);
+        const bytes = Buffer.concat(batch.map((p) => p.framed));
+        await this.handle.write(bytes, 0, bytes.length, null);
+        await this.handle.datasync();
+        this.size += bytes.length;
+        for (const p of batch) p.resolve(p.id);
+      } catch (err) {
+        // A failed write may have left part of the batch: cut it off so later records stay readable.
+        await this.handle.truncate(this.size).catch(() => undefined);
+        for (const p of batch) p.reject(err);
+      }
+    }
+    this.flushing = undefined;
+  }
+
+  private async roll(firstId: number): Promise<void> {
+    await this.handle.close();
+    const segment = { firstId, path: join(this.dir, segmentName(firstId)) };
+    this.segments.push(segment);
+    this.handle = await open(segment.path, 'a+');
+    this.size = 0;
+  }
+}
+
+async function readCheckpoint(dir: string): Promise<number> {
+  try {
+    const { processed } = JSON.parse(await readFile(join(dir, CHECKPOINT_FILE), 'utf8')) as {
+      processed: number;
+    };
+    return processed;
+  } catch {
+    return 0;
+  }
+}
+
+async function writeCheckpoint(dir: string, processed: number): Promise<void> {
+  const temp = join(dir, `${CHECKPOINT_FILE}.tmp`);
+  await writeFile(temp, JSON.stringify({ processed }));
+  await rename(temp, join(dir, CHECKPOINT_FILE));
+}

@@ -1,0 +1,62 @@
+import { open, type FileHandle } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
+
+/** Bytes before each record's payload: payload length (u32 LE) and its CRC-32 (u32 LE). */
+export const RECORD_HEADER_BYTES = 8;
+
+/** One decoded record and where the next one starts. */
+export type SegmentRecord = { payload: Buffer; offset: number; next: number };
+
+/** Frame a payload as a record: length, checksum, bytes. */
+export function frameRecord(payload: Buffer): Buffer {
+  const header = Buffer.allocUnsafe(RECORD_HEADER_BYTES);
+  header.writeUInt32LE(payload.length, 0);
+  header.writeUInt32LE(crc32(payload), 4);
+  return Buffer.concat([header, payload]);
+}
+
+/**
+ * Read records from `offset` until the end or the first record that is cut short or fails its
+ * checksum: that is where a crash stopped a write, and everything before it is intact.
+ */
+export async function* readRecords(
+  handle: FileHandle,
+  offset: number,
+  size: number,
+): AsyncGenerator<SegmentRecord> {
+  const header = Buffer.allocUnsafe(RECORD_HEADER_BYTES);
+  let at = offset;
+  while (at + RECORD_HEADER_BYTES <= size) {
+    await handle.read(header, 0, RECORD_HEADER_BYTES, at);
+    const length = header.readUInt32LE(0);
+    const sum = header.readUInt32LE(4);
+    const start = at + RECORD_HEADER_BYTES;
+    if (start + length > size) return;
+    const payload = Buffer.allocUnsafe(length);
+    await handle.read(payload, 0, length, start);
+    if (crc32(payload) !== sum) return;
+    yield { payload, offset: at, next: start + length };
+    at = start + length;
+  }
+}
+
+/** The end of the intact records of a segment file (a torn tail after it is cut off on open). */
+export async function intactLength(
+  path: string,
+): Promise<{ length: number; records: number; lastPayload?: Buffer }> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    let length = 0;
+    let records = 0;
+    let lastPayload: Buffer | undefined;
+    for await (const record of readRecords(handle, 0, size)) {
+      length = record.next;
+      records++;
+      lastPayload = record.payload;
+    }
+    return { length, records, lastPayload };
+  } finally {
+    await handle.close();
+  }
+}

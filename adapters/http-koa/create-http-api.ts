@@ -1,0 +1,110 @@
+import Router from '@koa/router';
+import Koa, { type Next } from 'koa';
+import { koaBody } from 'koa-body';
+import { StackhooksError } from '../../core/hooks/errors.js';
+import type { Logger } from '../../core/ports/logger.js';
+import type { ApiKeys } from '../../core/use-cases/api-keys.js';
+import { openApiDocument } from '../../spec/index.js';
+import type { ApiContext, ApiState } from './api-state.js';
+import { errorResponse, sendError } from './error-response.js';
+import { addHookRoutes, type HookRouteDeps } from './hook-routes.js';
+import { RequestRateLimit } from './rate-limit.js';
+import { requestLog } from './request-log.js';
+
+/** Both prefixes: the documented one first, then the one the npm client calls. */
+export const API_PREFIXES = ['/chainhooks/v1', '/chainhooks'] as const;
+
+export type HttpApiOptions = HookRouteDeps & {
+  logger: Logger;
+  serverVersion: string;
+  /** Requests one key may make a minute. */
+  requestsPerMinute: number;
+  /** Largest accepted JSON body, in bytes. */
+  bodyLimitBytes?: number;
+};
+
+/** The hook API as a Koa app (to listen on) and its router (to mount in another Koa app). */
+export function createHttpApi(options: HttpApiOptions): { app: Koa<ApiState>; router: Router<ApiState> } {
+  const router = createApiRouter(options);
+  const app = new Koa<ApiState>();
+  app.use(requestLog(options.logger));
+  app.use(errorResponse(options.logger));
+  app.use(routeApi(router));
+  app.use(async (ctx: ApiContext) => {
+    if (ctx.status === 404 && ctx.body === undefined)
+      sendError(ctx, 404, `no route for ${ctx.method} ${ctx.path}`);
+  });
+  return { app, router };
+}
+
+/** A router carrying every route under both prefixes, with its own key check, rate limit and body parsing. */
+export function createApiRouter(options: HttpApiOptions): Router<ApiState> {
+  const root = new Router<ApiState>();
+  const limit = new RequestRateLimit(options.requestsPerMinute);
+  for (const prefix of API_PREFIXES) {
+    const api = new Router<ApiState>({ prefix });
+    const status = (ctx: ApiContext) => {
+      ctx.body = { server_version: options.serverVersion, status: 'ready' };
+    };
+    api.get('/', status);
+    api.get('/openapi.json', (ctx) => {
+      ctx.body = openApiDocument;
+    });
+    api.use('/me', authenticate(options.keys, limit), parseJsonBody(options.bodyLimitBytes ?? 1024 * 1024));
+    addHookRoutes(api, options);
+    root.use(api.routes(), api.allowedMethods());
+  }
+  return root;
+}
+
+/**
+ * The router as one middleware for another Koa app: collections answer with and without a trailing
+ * slash, so one is stripped before routing.
+ */
+export function routeApi(router: Router<ApiState>) {
+  const routes = router.routes();
+  const allowed = router.allowedMethods();
+  return async function routeToApi(ctx: ApiContext, next: Next): Promise<void> {
+    if (ctx.path.length > 1 && ctx.path.endsWith('/')) ctx.path = ctx.path.slice(0, -1);
+    await routes(ctx as never, () => allowed(ctx as never, next));
+  };
+}
+
+function authenticate(keys: ApiKeys, limit: RequestRateLimit) {
+  return async function checkKey(ctx: ApiContext, next: Next): Promise<void> {
+    const { owner, keyId } = await keys.authenticate(ctx.get('x-api-key') || undefined);
+    ctx.state.owner = owner;
+    ctx.state.keyId = keyId;
+    const wait = limit.take(keyId);
+    if (wait > 0) {
+      throw new StackhooksError(
+        'rate_limited',
+        `rate limit exceeded for this key; retry in ${wait} s`,
+        [],
+        wait,
+      );
+    }
+    await next();
+  };
+}
+
+function parseJsonBody(limitBytes: number) {
+  const parse = koaBody({
+    json: true,
+    jsonLimit: limitBytes,
+    jsonStrict: false,
+    urlencoded: false,
+    text: false,
+    multipart: false,
+  });
+  return async function requireJson(ctx: ApiContext, next: Next): Promise<void> {
+    const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
+    if (hasBody && !ctx.is('application/json', '+json')) {
+      throw Object.assign(new Error('unsupported media type'), { status: 415, expose: true });
+    }
+    if (hasBody && ctx.request.length > limitBytes) {
+      throw Object.assign(new Error('payload too large'), { status: 413, expose: true });
+    }
+    await parse(ctx, next);
+  };
+}

@@ -1,0 +1,61 @@
+import type Router from '@koa/router';
+import type { ApiKeys } from '../../core/use-cases/api-keys.js';
+import type { ConsumerSecrets } from '../../core/use-cases/consumer-secrets.js';
+import type { HookEvaluations } from '../../core/use-cases/evaluate-hook.js';
+import type { HookRegistry } from '../../core/use-cases/hook-registry.js';
+import { ownerOf, type ApiContext, type ApiState } from './api-state.js';
+
+/** The use cases the routes call. */
+export type HookRouteDeps = {
+  registry: HookRegistry;
+  secrets: ConsumerSecrets;
+  evaluations: HookEvaluations;
+  keys: ApiKeys;
+};
+
+/**
+ * The routes under `/me` (compat.md section 2). Fixed paths (`/me/enabled`, `/me/secret`) are
+ * registered before `/me/:uuid` so they are never read as a uuid.
+ */
+export function addHookRoutes(router: Router<ApiState>, deps: HookRouteDeps): void {
+  const { registry, secrets, evaluations } = deps;
+  const body = (ctx: ApiContext): unknown => (ctx.request as { body?: unknown }).body;
+
+  router.post('/me', async (ctx) => {
+    ctx.body = await registry.register(ownerOf(ctx), body(ctx));
+  });
+  router.get('/me', async (ctx) => {
+    ctx.body = await registry.list(ownerOf(ctx), ctx.query);
+  });
+  router.patch('/me/enabled', async (ctx) => {
+    ctx.body = await registry.bulkEnable(ownerOf(ctx), body(ctx));
+  });
+  router.post('/me/secret', async (ctx) => {
+    ctx.body = await secrets.rotate(ownerOf(ctx));
+  });
+  router.get('/me/secret', async (ctx) => {
+    ctx.body = await secrets.get(ownerOf(ctx));
+  });
+  router.delete('/me/secret', async (ctx) => {
+    await secrets.remove(ownerOf(ctx));
+    ctx.status = 204;
+  });
+  router.get('/me/:uuid', async (ctx) => {
+    ctx.body = await registry.get(ownerOf(ctx), ctx.params.uuid);
+  });
+  router.patch('/me/:uuid', async (ctx) => {
+    ctx.body = await registry.update(ownerOf(ctx), ctx.params.uuid, body(ctx));
+  });
+  router.delete('/me/:uuid', async (ctx) => {
+    await registry.delete(ownerOf(ctx), ctx.params.uuid);
+    ctx.status = 204;
+  });
+  router.patch('/me/:uuid/enabled', async (ctx) => {
+    await registry.enable(ownerOf(ctx), ctx.params.uuid, body(ctx));
+    ctx.status = 204;
+  });
+  router.post('/me/:uuid/evaluate', async (ctx) => {
+    await evaluations.request(ownerOf(ctx), ctx.params.uuid, body(ctx));
+    ctx.status = 204;
+  });
+}

@@ -1,0 +1,92 @@
+import type { StoredHook } from '../../core/hooks/record.js';
+
+/** Listing order: oldest first by creation time, ties broken by uuid so the order is total. */
+export function compareHooks(a: StoredHook, b: StoredHook): number {
+  if (a.created_at_ms !== b.created_at_ms) return a.created_at_ms - b.created_at_ms;
+  return a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0;
+}
+
+/**
+ * The hooks held in memory, indexed by uuid and by owner so `get` is O(1) and a page is a slice.
+ * It stores whatever objects it is given: callers copy on the way in and out.
+ */
+export class HookTable {
+  readonly #byUuid = new Map<string, StoredHook>();
+  /** Each owner's hooks in listing order. */
+  readonly #byOwner = new Map<string, StoredHook[]>();
+
+  constructor(hooks: Iterable<StoredHook> = []) {
+    for (const hook of hooks) this.add(hook);
+  }
+
+  /** The hook with this uuid, whoever owns it. */
+  get(uuid: string): StoredHook | undefined {
+    return this.#byUuid.get(uuid);
+  }
+
+  /** How many hooks this owner has. */
+  countOf(owner: string): number {
+    return this.#byOwner.get(owner)?.length ?? 0;
+  }
+
+  /** The owner's hooks in listing order; the array is the table's own, so callers must not change it. */
+  ownedBy(owner: string): readonly StoredHook[] {
+    return this.#byOwner.get(owner) ?? [];
+  }
+
+  /** Every hook, in the order they were added. */
+  all(): IterableIterator<StoredHook> {
+    return this.#byUuid.values();
+  }
+
+  /** Add a hook whose uuid is not in the table yet. */
+  add(hook: StoredHook): void {
+    if (this.#byUuid.has(hook.uuid)) throw new Error(`hook ${hook.uuid} is already stored`);
+    this.#byUuid.set(hook.uuid, hook);
+    let list = this.#byOwner.get(hook.owner);
+    if (!list) {
+      list = [];
+      this.#byOwner.set(hook.owner, list);
+    }
+    // Time only moves forward, so the slot is nearly always the end; search anyway so the order holds.
+    list.splice(this.#slot(list, hook), 0, hook);
+  }
+
+  /** Swap in a new version of a stored hook; its uuid, owner and creation time must be the same. */
+  replace(hook: StoredHook): void {
+    const old = this.#byUuid.get(hook.uuid);
+    if (!old) throw new Error(`hook ${hook.uuid} is not stored`);
+    const list = this.#byOwner.get(old.owner)!;
+    list[this.#indexOf(list, old)] = hook;
+    this.#byUuid.set(hook.uuid, hook);
+  }
+
+  /** Remove a hook; false when the uuid is unknown. */
+  remove(uuid: string): boolean {
+    const hook = this.#byUuid.get(uuid);
+    if (!hook) return false;
+    this.#byUuid.delete(uuid);
+    const list = this.#byOwner.get(hook.owner)!;
+    list.splice(this.#indexOf(list, hook), 1);
+    if (list.length === 0) this.#byOwner.delete(hook.owner);
+    return true;
+  }
+
+  /** The first position whose hook sorts after `hook` (binary search). */
+  #slot(list: readonly StoredHook[], hook: StoredHook): number {
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compareHooks(list[middle], hook) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  #indexOf(list: readonly StoredHook[], hook: StoredHook): number {
+    const index = this.#slot(list, hook) - 1;
+    if (list[index]?.uuid !== hook.uuid) throw new Error(`hook index out of order at ${hook.uuid}`);
+    return index;
+  }
+}

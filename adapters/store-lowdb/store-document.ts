@@ -1,0 +1,80 @@
+import type { ApiKeyRecord } from '../../core/accounts/api-key.js';
+import type { StoredHook } from '../../core/hooks/record.js';
+import { HookTable } from './hook-table.js';
+import { KeyTable } from './key-table.js';
+
+/** The JSON file's shape; `version` lets a later release migrate an older file instead of misreading it. */
+export type StoreDocument = {
+  version: 1;
+  hooks: StoredHook[];
+  keys: ApiKeyRecord[];
+  consumer_secrets: { [owner: string]: string };
+};
+
+/** What the stores work on between writes: the document's contents, indexed. */
+export type StoreState = {
+  hooks: HookTable;
+  keys: KeyTable;
+  consumerSecrets: Map<string, string>;
+};
+
+/** The document of a store that has never been written. */
+export function emptyDocument(): StoreDocument {
+  return { version: 1, hooks: [], keys: [], consumer_secrets: {} };
+}
+
+/** The document to write for this state. */
+export function toStoreDocument(state: StoreState): StoreDocument {
+  return {
+    version: 1,
+    hooks: [...state.hooks.all()],
+    keys: [...state.keys.all()],
+    consumer_secrets: Object.fromEntries(state.consumerSecrets),
+  };
+}
+
+/**
+ * Index a document read from `file`. A document of the wrong shape is refused with the reason, never
+ * repaired: writing over it would destroy whatever the operator could still recover from it.
+ */
+export function toStoreState(document: unknown, file: string): StoreState {
+  const refuse = (problem: string): Error =>
+    new Error(`the store file ${file} is not a stackhooks store (${problem}); it was left untouched`);
+  if (!isObject(document)) throw refuse('the top level is not an object');
+  if (document.version !== 1) throw refuse(`unsupported version ${JSON.stringify(document.version)}`);
+  const { hooks, keys, consumer_secrets: secrets } = document;
+  if (!Array.isArray(hooks)) throw refuse('"hooks" is not an array');
+  if (!Array.isArray(keys)) throw refuse('"keys" is not an array');
+  if (!isObject(secrets)) throw refuse('"consumer_secrets" is not an object');
+
+  hooks.forEach((hook: unknown, index) => {
+    if (!isObject(hook) || typeof hook.uuid !== 'string' || typeof hook.owner !== 'string') {
+      throw refuse(`hooks[${index}] has no string uuid and owner`);
+    }
+    if (typeof hook.created_at_ms !== 'number' || !isObject(hook.definition) || !isObject(hook.status)) {
+      throw refuse(`hooks[${index}] (${hook.uuid}) lacks created_at_ms, definition or status`);
+    }
+  });
+  keys.forEach((key: unknown, index) => {
+    if (!isObject(key) || typeof key.id !== 'string' || typeof key.hash !== 'string') {
+      throw refuse(`keys[${index}] has no string id and hash`);
+    }
+  });
+  for (const [owner, secret] of Object.entries(secrets)) {
+    if (typeof secret !== 'string') throw refuse(`consumer_secrets["${owner}"] is not a string`);
+  }
+
+  try {
+    return {
+      hooks: new HookTable(hooks as StoredHook[]),
+      keys: new KeyTable(keys as ApiKeyRecord[]),
+      consumerSecrets: new Map(Object.entries(secrets as Record<string, string>)),
+    };
+  } catch (err) {
+    throw refuse((err as Error).message);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

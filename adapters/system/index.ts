@@ -1,0 +1,3 @@
+export { SystemClock } from './system-clock.js';
+export { CryptoIdSource } from './crypto-id-source.js';
+export { JsonLogger, silentLogger, type LogSink } from './json-logger.js';

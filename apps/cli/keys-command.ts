@@ -1,0 +1,87 @@
+import { request } from 'node:http';
+import { existsSync } from 'node:fs';
+import { adminSocketPath } from '../server/admin-socket.js';
+import { createStackhooks } from '../server/container.js';
+import { lockDataDir, lockHolder, isRunning } from '../server/data-dir-lock.js';
+import { silentLogger } from '../../adapters/system/index.js';
+
+/** What `keys` can be asked to do. */
+export type KeysAction =
+  { kind: 'create'; owner: string } | { kind: 'list' } | { kind: 'revoke'; id: string };
+
+/**
+ * Run a key command: through the running server's admin socket when a server owns the data folder,
+ * else directly on the store (holding the folder's lock meanwhile).
+ */
+export async function runKeysCommand(dataDir: string, action: KeysAction): Promise<string> {
+  const holder = await lockHolder(dataDir);
+  if (holder !== undefined && isRunning(holder) && existsSync(adminSocketPath(dataDir))) {
+    return viaAdminSocket(dataDir, action);
+  }
+  const lock = await lockDataDir(dataDir);
+  const stackhooks = await createStackhooks({ dataDir, adapters: { logger: silentLogger } });
+  try {
+    switch (action.kind) {
+      case 'create':
+        return formatIssued(await stackhooks.keys.issue(action.owner));
+      case 'list':
+        return formatList(await stackhooks.keys.list());
+      case 'revoke':
+        await stackhooks.keys.revoke(action.id);
+        return `revoked ${action.id}`;
+    }
+  } finally {
+    await stackhooks.close();
+    await lock.release();
+  }
+}
+
+type KeyView = { id: string; owner: string; created_at: number; revoked_at?: number | null };
+
+function formatIssued(key: KeyView & { key: string }): string {
+  return `created key ${key.id} for owner ${key.owner} (shown only this once):\n\n  ${key.key}\n`;
+}
+
+function formatList(keys: KeyView[]): string {
+  if (keys.length === 0) return 'no keys';
+  const rows = keys.map((k) => {
+    const created = new Date(k.created_at * 1000).toISOString();
+    const state = k.revoked_at == null ? 'active' : `revoked ${new Date(k.revoked_at * 1000).toISOString()}`;
+    return `${k.id}\t${k.owner}\t${created}\t${state}`;
+  });
+  return ['id\towner\tcreated\tstate', ...rows].join('\n');
+}
+
+async function viaAdminSocket(dataDir: string, action: KeysAction): Promise<string> {
+  const socketPath = adminSocketPath(dataDir);
+  switch (action.kind) {
+    case 'create':
+      return formatIssued(await call(socketPath, 'POST', '/keys', { owner: action.owner }));
+    case 'list':
+      return formatList(await call(socketPath, 'GET', '/keys'));
+    case 'revoke':
+      await call(socketPath, 'DELETE', `/keys/${encodeURIComponent(action.id)}`);
+      return `revoked ${action.id}`;
+  }
+}
+
+function call<T>(socketPath: string, method: string, path: string, body?: unknown): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { socketPath, method, path, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const parsed = text ? (JSON.parse(text) as T & { message?: string }) : (undefined as T);
+          if ((res.statusCode ?? 500) >= 400)
+            reject(new Error((parsed as { message?: string })?.message ?? text));
+          else resolve(parsed);
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}

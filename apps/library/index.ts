@@ -1,0 +1,49 @@
+/**
+ * stackhooks as a library: build an instance with `createStackhooks(options)`, mount its API in your
+ * own Koa app (or call the use cases directly), and replace any adapter through `options.adapters`.
+ * See docs/embedding.md.
+ */
+export {
+  createStackhooks,
+  type Adapters,
+  type Stackhooks,
+  type StackhooksOptions,
+} from '../server/container.js';
+export { startServer, type RunningServer } from '../server/start-server.js';
+export { readServerConfig, type ServerConfig } from '../server/config.js';
+
+export type {
+  EventFilter,
+  EventFilterType,
+  HookDefinition,
+  HookDefinitionUpdate,
+  HookOptions,
+  Network,
+} from '../../core/hooks/definition.js';
+export type { HookRecord, HookStatus, HookStatusValue, StoredHook } from '../../core/hooks/record.js';
+export { StackhooksError, type FailureCode, type FieldProblem } from '../../core/hooks/errors.js';
+export type { ApiKeyRecord, IssuedApiKey } from '../../core/accounts/api-key.js';
+export {
+  HookRegistry,
+  type HookChangeListener,
+  type HookListing,
+} from '../../core/use-cases/hook-registry.js';
+export { ApiKeys } from '../../core/use-cases/api-keys.js';
+export { ConsumerSecrets } from '../../core/use-cases/consumer-secrets.js';
+export { HookEvaluations, type EvaluationRunner } from '../../core/use-cases/evaluate-hook.js';
+
+export {
+  HOOK_REPOSITORY,
+  type HookRepository,
+  type HookSelection,
+  type HookPage,
+} from '../../core/ports/hook-repository.js';
+export { ACCOUNT_STORE, type AccountStore } from '../../core/ports/account-store.js';
+export { BLOCK_STORE, type BlockStore } from '../../core/ports/block-store.js';
+export { CLOCK, type Clock } from '../../core/ports/clock.js';
+export { ID_SOURCE, type IdSource } from '../../core/ports/id-source.js';
+export { INPUT_VALIDATOR, type InputValidator } from '../../core/ports/input-validator.js';
+export { LOGGER, type Logger } from '../../core/ports/logger.js';
+
+export { openLowdbStore, type LowdbStore } from '../../adapters/store-lowdb/index.js';
+export { JsonLogger, silentLogger } from '../../adapters/system/index.js';

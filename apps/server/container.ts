@@ -1,0 +1,196 @@
+import 'reflect-metadata';
+import { join } from 'node:path';
+import type Router from '@koa/router';
+import { Container } from 'inversify';
+import type Koa from 'koa';
+import type { Next } from 'koa';
+import type { Network } from '../../core/hooks/definition.js';
+import { ACCOUNT_STORE, type AccountStore } from '../../core/ports/account-store.js';
+import { BLOCK_STORE, type BlockStore } from '../../core/ports/block-store.js';
+import { CHAIN_UPDATE_SINK, type ChainUpdateSink } from '../../core/ports/chain-update-sink.js';
+import { CONTRACT_STORE, type ContractStore } from '../../core/ports/contract-store.js';
+import { EVENT_LOG, type EventLog } from '../../core/ports/event-log.js';
+import { CLOCK, type Clock } from '../../core/ports/clock.js';
+import { HOOK_REPOSITORY, type HookRepository } from '../../core/ports/hook-repository.js';
+import { ID_SOURCE, type IdSource } from '../../core/ports/id-source.js';
+import { INPUT_VALIDATOR, type InputValidator } from '../../core/ports/input-validator.js';
+import { LOGGER, type Logger } from '../../core/ports/logger.js';
+import { SERVICE_SETTINGS, type ServiceSettings } from '../../core/settings.js';
+import { ApiKeys } from '../../core/use-cases/api-keys.js';
+import { ConsumerSecrets } from '../../core/use-cases/consumer-secrets.js';
+import {
+  EVALUATION_RUNNER,
+  HookEvaluations,
+  type EvaluationRunner,
+} from '../../core/use-cases/evaluate-hook.js';
+import { HookRegistry } from '../../core/use-cases/hook-registry.js';
+import { BlockIngest } from '../../core/use-cases/ingest-blocks.js';
+import { openFsArchive, openFsContractStore } from '../../adapters/archive-fs/index.js';
+import { openFsEventLog } from '../../adapters/event-log-fs/index.js';
+import { createAjvInputValidator } from '../../adapters/contract-ajv/index.js';
+import { createHttpApi, routeApi, type ApiState } from '../../adapters/http-koa/index.js';
+import { openLowdbStore } from '../../adapters/store-lowdb/index.js';
+import { CryptoIdSource, JsonLogger, SystemClock } from '../../adapters/system/index.js';
+import { SERVER_VERSION } from './version.js';
+
+/** Every adapter the service runs on; a caller may replace any of them. */
+export type Adapters = {
+  hooks: HookRepository;
+  accounts: AccountStore;
+  blocks: BlockStore;
+  contracts: ContractStore;
+  eventLog: EventLog & { close?(): Promise<void> };
+  chainUpdates: ChainUpdateSink;
+  validator: InputValidator;
+  clock: Clock;
+  ids: IdSource;
+  logger: Logger;
+  evaluationRunner: EvaluationRunner;
+};
+
+/** How to build a stackhooks instance; every field has a default. */
+export type StackhooksOptions = {
+  /** Folder of the embedded stores (default `./data`). */
+  dataDir?: string;
+  /** The one network served (default `mainnet`). */
+  network?: Network;
+  /** Hooks one owner may hold (default 1000). */
+  maxHooksPerOwner?: number;
+  /** Requests one API key may make a minute (default 600). */
+  requestsPerMinute?: number;
+  /** Replacements for the default adapters. */
+  adapters?: Partial<Adapters>;
+};
+
+/** A built instance: the use cases, the HTTP API, and the means to stop it cleanly. */
+export type Stackhooks = {
+  container: Container;
+  settings: ServiceSettings;
+  registry: HookRegistry;
+  keys: ApiKeys;
+  secrets: ConsumerSecrets;
+  evaluations: HookEvaluations;
+  ingest: BlockIngest;
+  eventLog: EventLog;
+  /** A Koa app serving the API on its own. */
+  app: Koa<ApiState>;
+  /** The API router, for mounting in another Koa app through `middleware`. */
+  router: Router<ApiState>;
+  /** One Koa middleware serving every route of the API (both prefixes). */
+  middleware: (ctx: Koa.ParameterizedContext, next: Next) => Promise<void>;
+  /** Wait for every write to reach disk, then release the stores. */
+  close(): Promise<void>;
+};
+
+/** Build the container with the default adapters, replacing those the caller gives. */
+export async function createStackhooks(options: StackhooksOptions = {}): Promise<Stackhooks> {
+  const dataDir = options.dataDir ?? './data';
+  const given = options.adapters ?? {};
+  const closers: (() => Promise<void>)[] = [];
+
+  let { hooks, accounts, blocks } = given;
+  if (!hooks || !accounts) {
+    const store = await openLowdbStore(dataDir);
+    hooks ??= store.hooks;
+    accounts ??= store.accounts;
+    closers.push(() => store.close());
+  }
+  if (!blocks) {
+    const archive = await openFsArchive(join(dataDir, 'archive'));
+    blocks = archive;
+    closers.push(() => archive.close());
+  }
+  const contracts = given.contracts ?? (await openFsContractStore(join(dataDir, 'archive', 'contracts')));
+  let eventLog = given.eventLog;
+  if (!eventLog) {
+    const opened = await openFsEventLog(join(dataDir, 'events'));
+    eventLog = opened;
+    closers.push(() => opened.close());
+  }
+  const logger = given.logger ?? new JsonLogger();
+  const settings: ServiceSettings = {
+    network: options.network ?? 'mainnet',
+    maxHooksPerOwner: options.maxHooksPerOwner ?? 1000,
+    serverVersion: SERVER_VERSION,
+  };
+
+  const container = new Container();
+  container.bind(HOOK_REPOSITORY).toConstantValue(hooks);
+  container.bind(ACCOUNT_STORE).toConstantValue(accounts);
+  container.bind(BLOCK_STORE).toConstantValue(blocks);
+  container.bind(CONTRACT_STORE).toConstantValue(contracts);
+  container.bind(EVENT_LOG).toConstantValue(eventLog);
+  container.bind(CHAIN_UPDATE_SINK).toConstantValue(given.chainUpdates ?? loggedChainUpdates(logger));
+  container.bind(INPUT_VALIDATOR).toConstantValue(given.validator ?? createAjvInputValidator());
+  container.bind(CLOCK).toConstantValue(given.clock ?? new SystemClock());
+  container.bind(ID_SOURCE).toConstantValue(given.ids ?? new CryptoIdSource());
+  container.bind(LOGGER).toConstantValue(logger);
+  container.bind(SERVICE_SETTINGS).toConstantValue(settings);
+  container
+    .bind(EVALUATION_RUNNER)
+    .toConstantValue(given.evaluationRunner ?? unwiredEvaluationRunner(logger));
+  container.bind(HookRegistry).toSelf().inSingletonScope();
+  container.bind(ApiKeys).toSelf().inSingletonScope();
+  container.bind(ConsumerSecrets).toSelf().inSingletonScope();
+  container.bind(HookEvaluations).toSelf().inSingletonScope();
+  container.bind(BlockIngest).toSelf().inSingletonScope();
+
+  const registry = container.get(HookRegistry);
+  const keys = container.get(ApiKeys);
+  const secrets = container.get(ConsumerSecrets);
+  const evaluations = container.get(HookEvaluations);
+  const ingest = container.get(BlockIngest);
+  const { app, router } = createHttpApi({
+    registry,
+    keys,
+    secrets,
+    evaluations,
+    logger,
+    serverVersion: settings.serverVersion,
+    requestsPerMinute: options.requestsPerMinute ?? 600,
+  });
+  const middleware = routeApi(router) as Stackhooks['middleware'];
+
+  return {
+    container,
+    settings,
+    registry,
+    keys,
+    secrets,
+    evaluations,
+    ingest,
+    eventLog,
+    app,
+    router,
+    middleware,
+    async close() {
+      await ingest.idle();
+      for (const close of closers.reverse()) await close();
+    },
+  };
+}
+
+// Matching and delivery arrive with issue 4; until then each canonical change is a log line.
+function loggedChainUpdates(logger: Logger): ChainUpdateSink {
+  return {
+    async chainUpdated(event) {
+      logger.info('chain updated', {
+        event_id: event.eventId,
+        rollback: event.rollback.map((b) => b.block_identifier.index),
+        apply: event.apply.map((b) => b.block_identifier.index),
+      });
+    },
+  };
+}
+
+// Matching and delivery arrive with issue 4; until then an accepted evaluation is logged, not delivered.
+function unwiredEvaluationRunner(logger: Logger): EvaluationRunner {
+  return {
+    run(hook, block) {
+      logger.error('evaluation accepted but matching is not wired yet', {
+        hook: hook.uuid,
+        block: block.block_identifier.hash,
+      });
+    },
+  };
+}

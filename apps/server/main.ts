@@ -1,0 +1,27 @@
+import { ConfigError, readServerConfig } from './config.js';
+import { startServer } from './start-server.js';
+
+/** `npm start`: run the API on the embedded default until SIGTERM or SIGINT. */
+async function main(): Promise<void> {
+  const config = readServerConfig(process.env, process.argv.slice(2));
+  const running = await startServer(config);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    running.stop(signal).then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof ConfigError ? `stackhooks: ${err.message}` : err);
+  process.exit(1);
+});

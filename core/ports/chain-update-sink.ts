@@ -1,0 +1,20 @@
+import type { NormalizedBlock } from '../chain/block.js';
+
+/** A change of the canonical chain, with the blocks themselves: rollback newest first, apply oldest first. */
+export type ChainEvent = {
+  /** The raw event log entry that caused it (0 for an archive import). */
+  eventId: number;
+  rollback: NormalizedBlock[];
+  apply: NormalizedBlock[];
+};
+
+/**
+ * Where canonical chain changes go (matching and delivery). `chainUpdated` resolves only once the
+ * consequences are stored durably, because the ingest marks the entry processed right after.
+ */
+export interface ChainUpdateSink {
+  /** Take one chain change. */
+  chainUpdated(event: ChainEvent): Promise<void>;
+}
+
+export const CHAIN_UPDATE_SINK = Symbol.for('stackhooks.ChainUpdateSink');

@@ -1,0 +1,42 @@
+import type { HookStatusValue, StoredHook } from '../hooks/record.js';
+
+/** Which of an owner's hooks a bulk change touches; the given fields combine with AND. */
+export type HookSelection = {
+  owner: string;
+  uuids?: string[];
+  webhook_url?: string;
+  statuses?: HookStatusValue[];
+};
+
+/** One page of an owner's hooks, oldest first, with the owner's total. */
+export type HookPage = { total: number; results: StoredHook[] };
+
+/**
+ * Where hooks live. Every change is a read-modify-write that the store runs atomically against the
+ * latest version, so concurrent requests never lose an update; a change function may throw to abort.
+ */
+export interface HookRepository {
+  /** Store a new hook unless its owner already has `maxPerOwner` hooks; false when at the limit. */
+  insert(hook: StoredHook, maxPerOwner: number): Promise<boolean>;
+  /** One owner's hook, or undefined (another owner's hook is undefined too). */
+  get(owner: string, uuid: string): Promise<StoredHook | undefined>;
+  /** A page of one owner's hooks, oldest first. */
+  list(owner: string, offset: number, limit: number): Promise<HookPage>;
+  /** Replace one hook by `change(latest)`; undefined when the owner has no such hook. */
+  update(
+    owner: string,
+    uuid: string,
+    change: (hook: StoredHook) => StoredHook,
+  ): Promise<StoredHook | undefined>;
+  /** Apply `change` to every selected hook in one atomic step; `change` returns undefined to skip one. Returns the changed hooks. */
+  updateMany(
+    selection: HookSelection,
+    change: (hook: StoredHook) => StoredHook | undefined,
+  ): Promise<StoredHook[]>;
+  /** Remove one hook; false when the owner has no such hook. */
+  delete(owner: string, uuid: string): Promise<boolean>;
+  /** Every hook of every owner, for building the matcher's index. */
+  listAll(): Promise<StoredHook[]>;
+}
+
+export const HOOK_REPOSITORY = Symbol.for('stackhooks.HookRepository');

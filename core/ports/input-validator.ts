@@ -1,0 +1,29 @@
+import type { HookDefinition, HookDefinitionUpdate } from '../hooks/definition.js';
+import type { HookStatusValue } from '../hooks/record.js';
+
+/** The request shapes the contract in `spec/` defines, by schema name. */
+export type InputShapes = {
+  definition: HookDefinition;
+  'definition-update': HookDefinitionUpdate;
+  enable: { enabled: boolean };
+  'bulk-enable': {
+    enabled: boolean;
+    filters?: { uuids?: string[]; webhook_url?: string; statuses?: HookStatusValue[] };
+  };
+  evaluate: { block_height?: number; index_block_hash?: string };
+  'list-query': { offset: number; limit: number };
+  uuid: string;
+};
+
+export type InputName = keyof InputShapes;
+
+/**
+ * Checks input against the machine-readable contract. Returns the value (with defaults applied) or
+ * throws a `validation` StackhooksError whose details name every field that is wrong.
+ */
+export interface InputValidator {
+  /** Check `value` against the named schema. */
+  check<K extends InputName>(name: K, value: unknown): InputShapes[K];
+}
+
+export const INPUT_VALIDATOR = Symbol.for('stackhooks.InputValidator');

@@ -1,0 +1,127 @@
+import { inject, injectable } from 'inversify';
+import type { HookDefinition } from '../hooks/definition.js';
+import { StackhooksError, hookNotFound, invalidInput } from '../hooks/errors.js';
+import { canBulkEnable, createHook, setEnabled, updateDefinition } from '../hooks/lifecycle.js';
+import { toHookRecord, type HookRecord, type StoredHook } from '../hooks/record.js';
+import { CLOCK, type Clock } from '../ports/clock.js';
+import { HOOK_REPOSITORY, type HookRepository } from '../ports/hook-repository.js';
+import { ID_SOURCE, type IdSource } from '../ports/id-source.js';
+import { INPUT_VALIDATOR, type InputValidator } from '../ports/input-validator.js';
+import { SERVICE_SETTINGS, type ServiceSettings } from '../settings.js';
+
+/** A page of hooks as the list route returns it. */
+export type HookListing = { limit: number; offset: number; total: number; results: HookRecord[] };
+
+/** What happens to a hook when its owner changes it; the delivery side listens to drop its queue. */
+export interface HookChangeListener {
+  /** Called after a hook is created, changed, enabled, disabled or deleted (`hook` undefined on delete). */
+  hookChanged(uuid: string, hook: StoredHook | undefined): void;
+}
+
+/** Register, list, read, change, enable and delete hooks, one owner at a time (compat.md sections 2 and 5). */
+@injectable()
+export class HookRegistry {
+  private readonly listeners: HookChangeListener[] = [];
+
+  constructor(
+    @inject(HOOK_REPOSITORY) private readonly hooks: HookRepository,
+    @inject(INPUT_VALIDATOR) private readonly input: InputValidator,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(ID_SOURCE) private readonly ids: IdSource,
+    @inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
+  ) {}
+
+  /** Be told of every change made through this registry. */
+  onChange(listener: HookChangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Register a new hook from an unchecked definition. */
+  async register(owner: string, body: unknown): Promise<HookRecord> {
+    const definition = this.input.check('definition', body);
+    this.checkNetwork(definition);
+    const hook = createHook(owner, this.ids.uuid(), definition, this.clock.now());
+    if (!(await this.hooks.insert(hook, this.settings.maxHooksPerOwner))) {
+      throw new StackhooksError(
+        'limit_exceeded',
+        `owner already has the maximum of ${this.settings.maxHooksPerOwner} hooks; delete one before registering another`,
+      );
+    }
+    this.notify(hook.uuid, hook);
+    return toHookRecord(hook);
+  }
+
+  /** A page of the owner's hooks, oldest first. */
+  async list(owner: string, query: unknown): Promise<HookListing> {
+    const { offset, limit } = this.input.check('list-query', query);
+    const page = await this.hooks.list(owner, offset, limit);
+    return { limit, offset, total: page.total, results: page.results.map(toHookRecord) };
+  }
+
+  /** One of the owner's hooks. */
+  async get(owner: string, uuid: unknown): Promise<HookRecord> {
+    const id = this.input.check('uuid', uuid).toLowerCase();
+    const hook = await this.hooks.get(owner, id);
+    if (!hook) throw hookNotFound(id);
+    return toHookRecord(hook);
+  }
+
+  /** Replace the top-level fields the update carries; the merged definition must be valid. */
+  async update(owner: string, uuid: unknown, body: unknown): Promise<HookRecord> {
+    const id = this.input.check('uuid', uuid).toLowerCase();
+    const update = this.input.check('definition-update', body);
+    const hook = await this.hooks.update(owner, id, (current) => {
+      const next = updateDefinition(current, update);
+      this.input.check('definition', next.definition);
+      this.checkNetwork(next.definition);
+      return next;
+    });
+    if (!hook) throw hookNotFound(id);
+    this.notify(hook.uuid, hook);
+    return toHookRecord(hook);
+  }
+
+  /** Remove the hook; nothing more is delivered for it. */
+  async delete(owner: string, uuid: unknown): Promise<void> {
+    const id = this.input.check('uuid', uuid).toLowerCase();
+    if (!(await this.hooks.delete(owner, id))) throw hookNotFound(id);
+    this.notify(id, undefined);
+  }
+
+  /** Enable or disable one hook; enabling an expired hook is a conflict. */
+  async enable(owner: string, uuid: unknown, body: unknown): Promise<void> {
+    const id = this.input.check('uuid', uuid).toLowerCase();
+    const { enabled } = this.input.check('enable', body);
+    const hook = await this.hooks.update(owner, id, (current) => setEnabled(current, enabled));
+    if (!hook) throw hookNotFound(id);
+    this.notify(hook.uuid, hook);
+  }
+
+  /** Enable or disable every hook the filters select (AND); expired hooks are skipped when enabling. */
+  async bulkEnable(owner: string, body: unknown): Promise<{ updated_uuids: string[] }> {
+    const { enabled, filters } = this.input.check('bulk-enable', body);
+    // Stored uuids are lowercase; a client may send them in either case.
+    const uuids = filters?.uuids?.map((u) => u.toLowerCase());
+    const changed = await this.hooks.updateMany({ owner, ...filters, ...(uuids && { uuids }) }, (current) => {
+      if (enabled && !canBulkEnable(current)) return undefined;
+      return setEnabled(current, enabled);
+    });
+    for (const hook of changed) this.notify(hook.uuid, hook);
+    return { updated_uuids: changed.map((hook) => hook.uuid) };
+  }
+
+  private checkNetwork(definition: HookDefinition): void {
+    if (definition.network !== this.settings.network) {
+      throw invalidInput([
+        {
+          field: 'network',
+          message: `is ${definition.network}, but this deployment serves ${this.settings.network}`,
+        },
+      ]);
+    }
+  }
+
+  private notify(uuid: string, hook: StoredHook | undefined): void {
+    for (const listener of this.listeners) listener.hookChanged(uuid, hook);
+  }
+}

@@ -1,0 +1,135 @@
+import { inject, injectable } from 'inversify';
+import type { NormalizedBlock } from '../chain/block.js';
+import type { BlockHeader } from '../chain/block-header.js';
+import type { ChainUpdate } from '../chain/chain-update.js';
+import type { ContractAbi } from '../chain/contract-abi.js';
+import type { NodeBlock } from '../chain/node-block.js';
+import { normalizeBlock } from '../chain/normalize-block.js';
+import { BLOCK_STORE, type BlockStore } from '../ports/block-store.js';
+import { CHAIN_UPDATE_SINK, type ChainUpdateSink } from '../ports/chain-update-sink.js';
+import { CONTRACT_STORE, type ContractStore } from '../ports/contract-store.js';
+import { EVENT_LOG, type EventLog } from '../ports/event-log.js';
+import { LOGGER, type Logger } from '../ports/logger.js';
+import { SERVICE_SETTINGS, type ServiceSettings } from '../settings.js';
+
+/** ABIs kept in memory; the busiest contracts are called again and again. */
+const ABI_CACHE_SIZE = 5_000;
+
+/** What ingesting one node block did. */
+export type IngestResult = { block: NormalizedBlock; update: ChainUpdate };
+
+/**
+ * Blocks in: a node block is normalized (ABIs from earlier deploys), archived, and its effect on the
+ * canonical chain handed to the sink. Entries of the raw event log are processed in order, once each,
+ * and marked processed only after the sink has stored their consequences.
+ */
+@injectable()
+export class BlockIngest {
+  private readonly abis = new Map<string, ContractAbi | null>();
+  private running: Promise<void> | undefined;
+  private again = false;
+
+  constructor(
+    @inject(EVENT_LOG) private readonly log: EventLog,
+    @inject(BLOCK_STORE) private readonly blocks: BlockStore,
+    @inject(CONTRACT_STORE) private readonly contracts: ContractStore,
+    @inject(CHAIN_UPDATE_SINK) private readonly sink: ChainUpdateSink,
+    @inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
+    @inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Start processing whatever the log holds beyond the last processed entry; calls while busy coalesce. */
+  wake(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.drain().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  /** Resolves when no processing is under way. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  /** Normalize, archive and publish one node block; a block already archived changes nothing. */
+  async ingestNodeBlock(nodeBlock: NodeBlock, eventId = 0, publish = true): Promise<IngestResult> {
+    const { block, contracts } = await this.normalize(nodeBlock);
+    if (contracts.length > 0) {
+      await this.contracts.putContracts(contracts);
+      for (const contract of contracts) this.remember(contract.contract_identifier, contract.abi);
+    }
+    const update = await this.blocks.put(block);
+    if (publish && (update.apply.length > 0 || update.rollback.length > 0)) {
+      await this.sink.chainUpdated({
+        eventId,
+        rollback: await this.load(update.rollback),
+        apply: await this.load(update.apply, block),
+      });
+    }
+    return { block, update };
+  }
+
+  private async drain(): Promise<void> {
+    do {
+      this.again = false;
+      for (;;) {
+        const after = await this.log.processedId();
+        const entries = await this.log.readAfter(after, 64);
+        if (entries.length === 0) break;
+        for (const entry of entries) {
+          if (entry.path === '/new_block') await this.processBlockEntry(entry.id, entry.body);
+          await this.log.markProcessed(entry.id);
+        }
+      }
+    } while (this.again);
+  }
+
+  private async processBlockEntry(id: number, body: string): Promise<void> {
+    try {
+      await this.ingestNodeBlock(JSON.parse(body) as NodeBlock, id);
+    } catch (err) {
+      // A block we cannot read is logged loudly with its entry id and skipped, so one bad body
+      // cannot stall the chain; the raw body stays in the log for a fix and a replay.
+      this.logger.error('could not ingest block', {
+        event_id: id,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
+  }
+
+  // Normalization is synchronous: ABIs it missed are fetched and the block normalized once more.
+  private async normalize(nodeBlock: NodeBlock) {
+    const missing = new Set<string>();
+    const lookupAbi = (id: string) => {
+      const cached = this.abis.get(id);
+      if (cached === undefined) missing.add(id);
+      return cached ?? undefined;
+    };
+    const context = { network: this.settings.network, lookupAbi };
+    const first = normalizeBlock(nodeBlock, context);
+    if (missing.size === 0) return first;
+    const found = await this.contracts.getAbis([...missing]);
+    for (const id of missing) this.remember(id, found.get(id) ?? null);
+    return normalizeBlock(nodeBlock, context);
+  }
+
+  private remember(id: string, abi: ContractAbi | null): void {
+    if (this.abis.size >= ABI_CACHE_SIZE) this.abis.delete(this.abis.keys().next().value as string);
+    this.abis.set(id, abi);
+  }
+
+  private async load(headers: BlockHeader[], justStored?: NormalizedBlock): Promise<NormalizedBlock[]> {
+    return Promise.all(
+      headers.map(async (header) => {
+        if (justStored && header.hash === justStored.block_identifier.hash) return justStored;
+        const block = await this.blocks.getByHash(header.hash);
+        if (!block) throw new Error(`archived block ${header.hash} is missing`);
+        return block;
+      }),
+    );
+  }
+}

@@ -1,0 +1,224 @@
+import { componentRef, type Json } from './schema-components.js';
+
+type Operation = { [field: string]: Json };
+
+const API_KEY = [{ apiKey: [] }];
+
+/** The error statuses of compat.md section 3, each a shared response of the document. */
+export const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
+  400: {
+    name: 'BadRequest',
+    description: 'The JSON, body, query or uuid is invalid; `details` names every field.',
+  },
+  401: { name: 'Unauthorized', description: 'The `x-api-key` header is missing or unknown.' },
+  403: { name: 'HookLimitReached', description: 'The owner already has as many hooks as allowed.' },
+  404: { name: 'NotFound', description: 'No such hook for this owner (or, for evaluate, no such block).' },
+  409: {
+    name: 'Conflict',
+    description: 'The hook is expired: raise or remove its limit with `PATCH /me/{uuid}` first.',
+  },
+  413: { name: 'PayloadTooLarge', description: 'The body is larger than the limit.' },
+  415: { name: 'UnsupportedMediaType', description: 'The body is not `application/json`.' },
+  429: { name: 'TooManyRequests', description: 'Rate limit exceeded; retry after `Retry-After` seconds.' },
+  500: { name: 'InternalError', description: 'A fault of the service (never bad input).' },
+};
+
+const errors = (...statuses: number[]): Record<string, Json> =>
+  Object.fromEntries(
+    statuses.map((status) => [
+      String(status),
+      { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` },
+    ]),
+  );
+
+const jsonBody = (schema: string, description: string): Json => ({
+  description,
+  content: { 'application/json': { schema: componentRef(schema) } },
+});
+
+const requestBody = (schema: string): Json => ({
+  required: true,
+  content: { 'application/json': { schema: componentRef(schema) } },
+});
+
+const noContent = (description: string): Json => ({ description });
+
+const uuidParam = { $ref: '#/components/parameters/HookUuid' };
+
+/** A `/me` operation: keyed, rate limited, and able to fail. */
+function hookOperation(operation: Operation, ...statuses: number[]): Operation {
+  const responses = operation.responses as Record<string, Json>;
+  return {
+    ...operation,
+    security: API_KEY,
+    responses: { ...responses, ...errors(401, ...statuses, 429, 500) },
+  };
+}
+
+/** Every route of compat.md section 2, relative to either server prefix. */
+export function apiPaths(): Record<string, Json> {
+  return {
+    '/': {
+      get: {
+        operationId: 'getStatus',
+        tags: ['status'],
+        summary: 'The service is up',
+        security: [],
+        responses: { '200': jsonBody('ApiStatus', 'The service status.'), ...errors(500) },
+      },
+    },
+    '/openapi.json': {
+      get: {
+        operationId: 'getOpenApiDocument',
+        tags: ['status'],
+        summary: 'This document',
+        security: [],
+        responses: {
+          '200': {
+            description: 'The OpenAPI document.',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+          ...errors(500),
+        },
+      },
+    },
+    '/me': {
+      post: hookOperation(
+        {
+          operationId: 'registerChainhook',
+          tags: ['hooks'],
+          summary: 'Register a hook',
+          description:
+            "Created with `enabled = options.enable_on_registration === true` and status `new`. The `network` must be the deployment's.",
+          requestBody: requestBody('HookDefinition'),
+          responses: { '200': jsonBody('HookRecord', 'The new hook.') },
+        },
+        400,
+        403,
+        413,
+        415,
+      ),
+      get: hookOperation(
+        {
+          operationId: 'getChainhooks',
+          tags: ['hooks'],
+          summary: "List the owner's hooks, oldest first",
+          parameters: [{ $ref: '#/components/parameters/Offset' }, { $ref: '#/components/parameters/Limit' }],
+          responses: { '200': jsonBody('HookList', 'One page of hooks.') },
+        },
+        400,
+      ),
+    },
+    '/me/enabled': {
+      patch: hookOperation(
+        {
+          operationId: 'bulkEnableChainhooks',
+          tags: ['hooks'],
+          summary: 'Enable or disable every hook matching all the filters',
+          description: 'Expired hooks are skipped and are not listed in `updated_uuids`.',
+          requestBody: requestBody('BulkEnableRequest'),
+          responses: { '200': jsonBody('BulkEnableResult', 'The hooks that were updated.') },
+        },
+        400,
+        413,
+        415,
+      ),
+    },
+    '/me/secret': {
+      post: hookOperation({
+        operationId: 'rotateConsumerSecret',
+        tags: ['secret'],
+        summary: 'Make a new consumer secret',
+        description: 'A new random 32-byte secret as hex; the old one stops working at once.',
+        responses: { '200': jsonBody('ConsumerSecret', 'The new secret.') },
+      }),
+      get: hookOperation({
+        operationId: 'getConsumerSecret',
+        tags: ['secret'],
+        summary: 'Read the consumer secret',
+        responses: { '200': jsonBody('ConsumerSecret', 'The secret, or null when there is none.') },
+      }),
+      delete: hookOperation({
+        operationId: 'deleteConsumerSecret',
+        tags: ['secret'],
+        summary: 'Remove the consumer secret',
+        description: 'Deliveries are sent unsigned from then on.',
+        responses: { '204': noContent('The secret is removed.') },
+      }),
+    },
+    '/me/{uuid}': {
+      parameters: [uuidParam],
+      get: hookOperation(
+        {
+          operationId: 'getChainhook',
+          tags: ['hooks'],
+          summary: 'Read a hook',
+          responses: { '200': jsonBody('HookRecord', 'The hook.') },
+        },
+        400,
+        404,
+      ),
+      patch: hookOperation(
+        {
+          operationId: 'updateChainhook',
+          tags: ['hooks'],
+          summary: 'Update a hook',
+          description:
+            'Each top-level field sent replaces the stored one whole (`filters.events` is replaced, not merged); the merged definition must be valid.',
+          requestBody: requestBody('HookDefinitionUpdate'),
+          responses: { '200': jsonBody('HookRecord', 'The updated hook.') },
+        },
+        400,
+        404,
+        413,
+        415,
+      ),
+      delete: hookOperation(
+        {
+          operationId: 'deleteChainhook',
+          tags: ['hooks'],
+          summary: 'Delete a hook',
+          description: 'Nothing more is delivered for it; its queued deliveries are dropped.',
+          responses: { '204': noContent('The hook is deleted.') },
+        },
+        400,
+        404,
+      ),
+    },
+    '/me/{uuid}/enabled': {
+      parameters: [uuidParam],
+      patch: hookOperation(
+        {
+          operationId: 'enableChainhook',
+          tags: ['hooks'],
+          summary: 'Enable or disable a hook',
+          requestBody: requestBody('EnableRequest'),
+          responses: { '204': noContent('The enabled flag is set.') },
+        },
+        400,
+        404,
+        409,
+        413,
+        415,
+      ),
+    },
+    '/me/{uuid}/evaluate': {
+      parameters: [uuidParam],
+      post: hookOperation(
+        {
+          operationId: 'evaluateChainhook',
+          tags: ['hooks'],
+          summary: 'Evaluate a hook against one archived block',
+          description:
+            'Runs in the background, enabled or not; a match is delivered as `{apply: [block], rollback: []}` through the normal delivery path. Counters and status do not change.',
+          requestBody: requestBody('EvaluateRequest'),
+          responses: { '204': noContent('The evaluation is queued.') },
+        },
+        400,
+        404,
+        413,
+        415,
+      ),
+    },
+  };
+}

@@ -1,0 +1,197 @@
+import { spawn } from 'node:child_process';
+import { readdir, rm, stat, truncate } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { openFsArchive } from '../../../adapters/archive-fs/index.js';
+import { ChainBuilder, minimalNormalizedBlock } from '../../support/block-builder.js';
+import { makeTempDir } from '../../support/temp-dir.js';
+import { expectConsistent, headerOfStored, minimalChain } from './archive-check.js';
+
+const CRASH_WRITER = fileURLToPath(new URL('./crash-writer.ts', import.meta.url));
+const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** The last segment file of an archive and its size. */
+async function lastSegment(dir: string): Promise<{ file: string; size: number }> {
+  const names = (await readdir(join(dir, 'segments'))).filter((name) => name.endsWith('.seg')).sort();
+  const file = join(dir, 'segments', names.at(-1) as string);
+  return { file, size: (await stat(file)).size };
+}
+
+describe('openFsArchive', () => {
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = await makeTempDir('stackhooks-archive-');
+  });
+
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps blocks, canonical chain, tip and count across a reopen', async () => {
+    const blocks = minimalChain('reopen', 50);
+    const first = await openFsArchive(dir);
+    for (const block of blocks) await first.put(block);
+    await first.close();
+
+    const again = await openFsArchive(dir);
+    expect(await again.count()).to.equal(50);
+    expect(await again.tip()).to.deep.equal(headerOfStored(blocks[49]));
+    expect(await again.getByHash(blocks[10].block_identifier.hash)).to.deep.equal(blocks[10]);
+    await expectConsistent(again, 1);
+    await again.close();
+  });
+
+  it('keeps a held orphan across a reopen and connects it when its parent arrives', async () => {
+    const [a, b, c] = minimalChain('orphan', 3);
+    const first = await openFsArchive(dir);
+    await first.put(a);
+    await first.put(c);
+    await first.close();
+
+    const again = await openFsArchive(dir);
+    const update = await again.put(b);
+    expect(update.apply.map((header) => header.hash)).to.deep.equal(
+      [b, c].map((x) => x.block_identifier.hash),
+    );
+    await again.close();
+  });
+
+  it('keeps a reorg across a reopen', async () => {
+    const chain = new ChainBuilder({ label: 'reorg' });
+    const main = Array.from({ length: 5 }, () => minimalNormalizedBlock(chain.next()));
+    const fork = chain.forkFrom(main[1].block_identifier.hash);
+    const side = Array.from({ length: 4 }, () => minimalNormalizedBlock(fork.next()));
+    const first = await openFsArchive(dir);
+    for (const block of [...main, ...side]) await first.put(block);
+    await first.close();
+
+    const again = await openFsArchive(dir);
+    expect(await again.isCanonical(main[2].block_identifier.hash)).to.equal(false);
+    expect(await again.isCanonical(side[3].block_identifier.hash)).to.equal(true);
+    expect(await again.getCanonicalAt(main[2].block_identifier.index)).to.deep.equal(side[0]);
+    await again.close();
+  });
+
+  it('recovers puts that were never checkpointed from the log on reopen', async () => {
+    const blocks = minimalChain('unsynced', 20);
+    const first = await openFsArchive(dir, { checkpointEvery: 1_000_000, checkpointAfterMs: 3_600_000 });
+    for (const block of blocks) await first.put(block);
+    // Never closed, as if the process had died: the overlay was never written, only the log holds
+    // the 20 puts. (Its files stay open until this test process exits.)
+    const again = await openFsArchive(dir);
+    expect(await again.count()).to.equal(20);
+    expect(await again.tip()).to.deep.equal(headerOfStored(blocks[19]));
+    await expectConsistent(again, 1);
+    await again.close();
+  });
+
+  it('cuts a torn last record on reopen and stays consistent', async () => {
+    const blocks = minimalChain('torn', 30);
+    const first = await openFsArchive(dir);
+    for (const block of blocks) await first.put(block);
+    await first.close();
+    const { file, size } = await lastSegment(dir);
+    await truncate(file, size - 10);
+
+    const again = await openFsArchive(dir);
+    expect(await again.count()).to.equal(29);
+    expect(await again.getByHash(blocks[29].block_identifier.hash)).to.equal(undefined);
+    expect(await again.tip()).to.deep.equal(headerOfStored(blocks[28]));
+    await expectConsistent(again, 1);
+    expect((await again.put(blocks[29])).apply).to.deep.equal([headerOfStored(blocks[29])]);
+    await again.close();
+  });
+
+  it('re-indexes from the first record when a segment lost many records', async () => {
+    const blocks = minimalChain('halved', 40);
+    const first = await openFsArchive(dir, { segmentBytes: 4096 });
+    for (const block of blocks) await first.put(block);
+    await first.close();
+    const { file, size } = await lastSegment(dir);
+    await truncate(file, Math.floor(size / 2));
+
+    const again = await openFsArchive(dir, { segmentBytes: 4096 });
+    const count = await again.count();
+    expect(count).to.be.within(30, 39);
+    expect(await again.tip()).to.deep.equal(headerOfStored(blocks[count - 1]));
+    expect(await again.getByHash(blocks[count].block_identifier.hash)).to.equal(undefined);
+    await expectConsistent(again, 1);
+    for (const block of blocks.slice(count)) await again.put(block);
+    expect(await again.tip()).to.deep.equal(headerOfStored(blocks[39]));
+    await again.close();
+  });
+
+  it('spreads the log over segment files of the configured size and reads from all of them', async () => {
+    const blocks = minimalChain('segments', 60);
+    const archive = await openFsArchive(dir, { segmentBytes: 2048 });
+    for (const block of blocks) await archive.put(block);
+    const segments = await readdir(join(dir, 'segments'));
+    expect(segments.length).to.be.greaterThan(5);
+    for (const name of segments) expect((await stat(join(dir, 'segments', name))).size).to.be.at.most(2048);
+    for (const block of blocks)
+      expect(await archive.getByHash(block.block_identifier.hash)).to.deep.equal(block);
+    await archive.close();
+  });
+
+  it('refuses every call after close', async () => {
+    const archive = await openFsArchive(dir);
+    await archive.close();
+    const error = await archive.tip().catch((err: Error) => err);
+    expect((error as Error).message).to.match(/closed/);
+  });
+});
+
+/** Run the crash writer on `dir` and SIGKILL it soon after `acks` acknowledged puts; every hash it acked. */
+function putUntilKilled(dir: string, acks: number): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CRASH_WRITER, dir], { cwd: PROJECT_ROOT });
+    let stdout = '';
+    let stderr = '';
+    let killed = false;
+    child.stdout.setEncoding('utf-8').on('data', (chunk: string) => {
+      stdout += chunk;
+      if (!killed && stdout.split('\n').length > acks) {
+        killed = true;
+        // A few milliseconds' random lag lands the kill at varying points, inside checkpoints among them.
+        setTimeout(() => child.kill('SIGKILL'), Math.random() * 10);
+      }
+    });
+    child.stderr.setEncoding('utf-8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (_code, signal) => {
+      if (signal !== 'SIGKILL') return reject(new Error(`the crash writer exited on its own: ${stderr}`));
+      // A last line without its newline was cut off mid-print; it is no acknowledgement.
+      resolve(stdout.split('\n').slice(0, -1));
+    });
+  });
+}
+
+describe('fs archive crash safety', () => {
+  let dir: string;
+  let acked: string[] = [];
+
+  before(async () => {
+    dir = await makeTempDir('stackhooks-archive-crash-');
+  });
+
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  for (const round of [1, 2, 3]) {
+    it(`keeps every acknowledged put when the writer is killed mid-stream (round ${round})`, async function () {
+      this.timeout(60_000);
+      acked = [...new Set([...acked, ...(await putUntilKilled(dir, 400 * round))])];
+      const archive = await openFsArchive(dir);
+      try {
+        for (const hash of acked) expect(await archive.getByHash(hash), hash).to.not.equal(undefined);
+        expect(await archive.count()).to.be.at.least(acked.length);
+        await expectConsistent(archive, 1);
+      } finally {
+        await archive.close();
+      }
+    });
+  }
+});

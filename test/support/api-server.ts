@@ -1,0 +1,47 @@
+import { rm } from 'node:fs/promises';
+import { makeTempDir } from './temp-dir.js';
+import { ChainhooksClient } from '@hirosystems/chainhooks-client';
+import { readServerConfig, type ServerConfig } from '../../apps/server/config.js';
+import { startServer, type RunningServer } from '../../apps/server/start-server.js';
+import { silentLogger } from '../../adapters/system/index.js';
+
+/** A key long enough for STACKHOOKS_API_KEY; tests use it as owner `default`. */
+export const TEST_API_KEY = 'test-key-0123456789abcdef';
+
+/** A server started in this process on a free port with its own data folder. */
+export type TestServer = {
+  server: RunningServer;
+  baseUrl: string;
+  dataDir: string;
+  client: ChainhooksClient;
+  /** A client for another key (and so, when issued for another owner, another owner). */
+  clientFor(apiKey: string): ChainhooksClient;
+  stop(): Promise<void>;
+};
+
+/** Start the real server (HTTP, lowdb, keys) on 127.0.0.1 with a free port. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = await makeTempDir();
+  const config: ServerConfig = readServerConfig({
+    STACKHOOKS_PORT: '0',
+    STACKHOOKS_OBSERVER_PORT: '0',
+    STACKHOOKS_HOST: '127.0.0.1',
+    STACKHOOKS_DATA_DIR: dataDir,
+    STACKHOOKS_API_KEY: TEST_API_KEY,
+    ...env,
+  });
+  const server = await startServer(config, silentLogger);
+  const baseUrl = `http://127.0.0.1:${server.port}`;
+  const clientFor = (apiKey: string) => new ChainhooksClient({ baseUrl, apiKey });
+  return {
+    server,
+    baseUrl,
+    dataDir,
+    client: clientFor(TEST_API_KEY),
+    clientFor,
+    async stop() {
+      await server.stop('test');
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
