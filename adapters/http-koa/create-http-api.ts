@@ -21,6 +21,14 @@ export type HttpApiOptions = HookRouteDeps & {
   requestsPerMinute: number;
   /** Largest accepted JSON body, in bytes. */
   bodyLimitBytes?: number;
+  /** The archive's view of the chain, added to the status route for operators. */
+  chainStatus?: () => Promise<ChainStatus>;
+};
+
+/** What the status route tells about the chain: the canonical tip and how many blocks are archived. */
+export type ChainStatus = {
+  chain_tip: { block_height: number; index_block_hash: string } | null;
+  archived_blocks: number;
 };
 
 /** The hook API as a Koa app (to listen on) and its router (to mount in another Koa app). */
@@ -43,8 +51,9 @@ export function createApiRouter(options: HttpApiOptions): Router<ApiState> {
   const limit = new RequestRateLimit(options.requestsPerMinute);
   for (const prefix of API_PREFIXES) {
     const api = new Router<ApiState>({ prefix });
-    const status = (ctx: ApiContext) => {
-      ctx.body = { server_version: options.serverVersion, status: 'ready' };
+    const status = async (ctx: ApiContext) => {
+      const chain = options.chainStatus ? await options.chainStatus() : {};
+      ctx.body = { server_version: options.serverVersion, status: 'ready', ...chain };
     };
     api.get('/', status);
     api.get('/openapi.json', (ctx) => {

@@ -1,6 +1,9 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, readServerConfig } from '../server/config.js';
+import { runImport } from './import-command.js';
 import { runKeysCommand } from './keys-command.js';
+import { ProgressLine } from './progress-line.js';
+import { runReplay } from './replay-command.js';
 
 const USAGE = `usage: stackhooks <command>
 
@@ -9,6 +12,11 @@ const USAGE = `usage: stackhooks <command>
   keys create --owner NAME    create an API key (shown once)
   keys list                   list keys (ids, owners, states; never the keys)
   keys revoke KEY_ID          revoke a key at once
+  import FILE                 read an event-replay TSV (.tsv or .tsv.gz) into the block
+                              archive and canonical chain; resumable; delivers nothing
+  replay FILE --to URL [--rate N]
+                              POST a TSV to an event observer as a node would
+                              (URL like http://127.0.0.1:20455; N posts a second)
 
 Every command reads STACKHOOKS_DATA_DIR (default ./data); --data-dir overrides it.`;
 
@@ -25,6 +33,8 @@ async function main(argv: string[]): Promise<number> {
     return -1;
   }
   if (command === 'keys') return keys(rest);
+  if (command === 'import') return importFile(rest);
+  if (command === 'replay') return replay(rest);
   console.error(`stackhooks: unknown command "${command}"\n\n${USAGE}`);
   return 1;
 }
@@ -59,6 +69,48 @@ async function keys(args: string[]): Promise<number> {
   } else {
     throw new ConfigError(`unknown keys command "${sub}"`);
   }
+  return 0;
+}
+
+async function importFile(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { 'data-dir': { type: 'string' }, network: { type: 'string' } },
+  });
+  if (positionals.length !== 1) throw new ConfigError('import needs exactly one FILE');
+  const flags = [
+    ...(values['data-dir'] ? ['--data-dir', values['data-dir']] : []),
+    ...(values.network ? ['--network', values.network] : []),
+  ];
+  const config = readServerConfig(process.env, flags);
+  const summary = await runImport(positionals[0], {
+    dataDir: config.dataDir,
+    network: config.network,
+    progress: new ProgressLine(),
+  });
+  const resumed = summary.resumedFromLine > 0 ? ` (resumed after line ${summary.resumedFromLine})` : '';
+  console.log(
+    `read ${summary.blocks} blocks, archived ${summary.archived} new ones in ${summary.seconds.toFixed(1)} s${resumed}`,
+  );
+  return 0;
+}
+
+async function replay(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { to: { type: 'string' }, rate: { type: 'string' } },
+  });
+  if (positionals.length !== 1) throw new ConfigError('replay needs exactly one FILE');
+  if (!values.to)
+    throw new ConfigError('replay needs --to URL (the event observer, e.g. http://127.0.0.1:20455)');
+  const rate = values.rate === undefined ? 0 : Number(values.rate);
+  if (!Number.isFinite(rate) || rate < 0) throw new ConfigError('--rate must be a number of posts a second');
+  const summary = await runReplay(positionals[0], { to: values.to, rate, progress: new ProgressLine() });
+  console.log(
+    `posted ${summary.posted} requests in ${summary.seconds.toFixed(1)} s (${summary.retries} retries)`,
+  );
   return 0;
 }
 

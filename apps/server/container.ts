@@ -148,6 +148,13 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     logger,
     serverVersion: settings.serverVersion,
     requestsPerMinute: options.requestsPerMinute ?? 600,
+    async chainStatus() {
+      const tip = await blocks.tip();
+      return {
+        chain_tip: tip ? { block_height: tip.height, index_block_hash: tip.hash } : null,
+        archived_blocks: await blocks.count(),
+      };
+    },
   });
   const middleware = routeApi(router) as Stackhooks['middleware'];
 

@@ -55,6 +55,11 @@ export class BlockIngest {
     while (this.running) await this.running;
   }
 
+  /** How many distinct blocks the archive holds. */
+  archivedBlocks(): Promise<number> {
+    return this.blocks.count();
+  }
+
   /** Normalize, archive and publish one node block; a block already archived changes nothing. */
   async ingestNodeBlock(nodeBlock: NodeBlock, eventId = 0, publish = true): Promise<IngestResult> {
     const { block, contracts } = await this.normalize(nodeBlock);

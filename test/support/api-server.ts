@@ -4,6 +4,7 @@ import { ChainhooksClient } from '@hirosystems/chainhooks-client';
 import { readServerConfig, type ServerConfig } from '../../apps/server/config.js';
 import { startServer, type RunningServer } from '../../apps/server/start-server.js';
 import { silentLogger } from '../../adapters/system/index.js';
+import type { Logger } from '../../core/ports/logger.js';
 
 /** A key long enough for STACKHOOKS_API_KEY; tests use it as owner `default`. */
 export const TEST_API_KEY = 'test-key-0123456789abcdef';
@@ -12,6 +13,8 @@ export const TEST_API_KEY = 'test-key-0123456789abcdef';
 export type TestServer = {
   server: RunningServer;
   baseUrl: string;
+  /** Where a node would post: the observer endpoint. */
+  observerUrl: string;
   dataDir: string;
   client: ChainhooksClient;
   /** A client for another key (and so, when issued for another owner, another owner). */
@@ -20,7 +23,10 @@ export type TestServer = {
 };
 
 /** Start the real server (HTTP, lowdb, keys) on 127.0.0.1 with a free port. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  logger: Logger = silentLogger,
+): Promise<TestServer> {
   const dataDir = await makeTempDir();
   const config: ServerConfig = readServerConfig({
     STACKHOOKS_PORT: '0',
@@ -30,12 +36,13 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     STACKHOOKS_API_KEY: TEST_API_KEY,
     ...env,
   });
-  const server = await startServer(config, silentLogger);
+  const server = await startServer(config, logger);
   const baseUrl = `http://127.0.0.1:${server.port}`;
   const clientFor = (apiKey: string) => new ChainhooksClient({ baseUrl, apiKey });
   return {
     server,
     baseUrl,
+    observerUrl: `http://127.0.0.1:${server.observerPort}`,
     dataDir,
     client: clientFor(TEST_API_KEY),
     clientFor,
@@ -44,4 +51,34 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Resolve once the server has processed every entry its observer stored. */
+export async function untilIngested(t: TestServer): Promise<void> {
+  const { eventLog, ingest } = t.server.stackhooks;
+  for (;;) {
+    await ingest.idle();
+    if ((await eventLog.processedId()) >= eventLog.lastId()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** A logger that keeps what it is told, for tests that check what was logged. */
+export class RecordingLogger implements Logger {
+  readonly lines: { level: 'info' | 'error'; message: string; fields: Record<string, unknown> }[] = [];
+
+  /** Keep an info line. */
+  info(message: string, fields: Record<string, unknown> = {}): void {
+    this.lines.push({ level: 'info', message, fields });
+  }
+
+  /** Keep an error line. */
+  error(message: string, fields: Record<string, unknown> = {}): void {
+    this.lines.push({ level: 'error', message, fields });
+  }
+
+  /** The error lines. */
+  errors() {
+    return this.lines.filter((l) => l.level === 'error');
+  }
 }
