@@ -48,7 +48,6 @@ export async function runImport(
   const checkpoint = await readCheckpoint(checkpointFile, path);
   const read: ReadProgress = { bytesRead: 0, totalBytes: 0 };
   const before = await stackhooks.ingest.archivedBlocks();
-  let archived = 0;
   const started = Date.now();
   let blocks = checkpoint.blocks;
   let skippedLines = 0;
@@ -78,18 +77,13 @@ export async function runImport(
     await saveCheckpoint(checkpointFile, { file: path, line: lastLine, blocks, done: true });
     show(true);
     options.progress?.done();
-    archived = (await stackhooks.ingest.archivedBlocks()) - before;
+    const archived = (await stackhooks.ingest.archivedBlocks()) - before;
+    const seconds = (Date.now() - started) / 1000;
+    return { blocks, archived, skippedLines, seconds, resumedFromLine: checkpoint.line };
   } finally {
     await stackhooks.close();
     await lock.release();
   }
-  return {
-    blocks,
-    archived,
-    skippedLines,
-    seconds: (Date.now() - started) / 1000,
-    resumedFromLine: checkpoint.line,
-  };
 }
 
 async function readCheckpoint(file: string, path: string): Promise<ImportCheckpoint> {
