@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { openFsArchive } from '../../../adapters/archive-fs/index.js';
+import { ChainBuilder } from '../../support/block-builder.js';
+import { runCli } from '../../support/server-process.js';
+import { makeTempDir } from '../../support/temp-dir.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+async function writeTsv(path: string, blocks: number): Promise<void> {
+  const chain = new ChainBuilder();
+  const lines: string[] = [];
+  for (let i = 0; i < blocks; i++) {
+    lines.push(`${i + 1}\t2024-01-01 00:00:00+00\t/new_block\t${JSON.stringify(chain.next())}`);
+    lines.push(`${i + 1}\t2024-01-01 00:00:00+00\t/new_burn_block\t{"burn_block_height":${i}}`);
+  }
+  await writeFile(path, lines.join('\n') + '\n');
+}
+
+async function archivedCount(dataDir: string): Promise<number> {
+  const archive = await openFsArchive(join(dataDir, 'archive'));
+  try {
+    return await archive.count();
+  } finally {
+    await archive.close();
+  }
+}
+
+describe('stackhooks import', function () {
+  this.timeout(120_000);
+  let dir: string;
+  beforeEach(async () => {
+    dir = await makeTempDir();
+  });
+  afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+  it('reads a TSV into the archive, and a second run changes nothing', async () => {
+    const file = join(dir, 'chain.tsv');
+    await writeTsv(file, 300);
+    const env = { STACKHOOKS_DATA_DIR: join(dir, 'data') };
+    const first = await runCli(['import', file], env);
+    expect(first.code, first.out).to.equal(0);
+    expect(first.out).to.include('read 300 blocks, archived 300 new ones');
+    const again = await runCli(['import', file], env);
+    expect(again.out).to.include('read 300 blocks, archived 0 new ones');
+    expect(await archivedCount(join(dir, 'data'))).to.equal(300);
+  });
+
+  it('resumes after an interrupt from its last checkpoint and ends with every block once', async () => {
+    const file = join(dir, 'chain.tsv');
+    await writeTsv(file, 2500);
+    const dataDir = join(dir, 'data');
+    const child = spawn(process.execPath, ['bin/stackhooks.js', 'import', file], {
+      cwd: ROOT,
+      env: { ...process.env, STACKHOOKS_DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    await new Promise<void>((resolve) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        const seen = [...chunk.toString().matchAll(/import: (\d+) blocks/g)].map((m) => Number(m[1]));
+        if (seen.some((n) => n >= 1200)) resolve();
+      });
+    });
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    const partial = await archivedCount(dataDir);
+    expect(partial).to.be.within(1, 2499);
+
+    const resumed = await runCli(['import', file], { STACKHOOKS_DATA_DIR: dataDir });
+    expect(resumed.code, resumed.out).to.equal(0);
+    expect(resumed.out).to.match(/resumed after line \d+/);
+    expect(await archivedCount(dataDir)).to.equal(2500);
+  });
+});
