@@ -9,7 +9,7 @@ export type ChainUpdate = {
   apply: BlockHeader[];
 };
 
-/** The update of a block that changed nothing: a duplicate, an orphan, or a branch not longer than the tip. */
+/** The update of a block that changed nothing: a duplicate, or an orphan held until its parent arrives. */
 export function noChainChange(): ChainUpdate {
   return { rollback: [], apply: [] };
 }

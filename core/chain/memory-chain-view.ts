@@ -32,6 +32,9 @@ export class MemoryChainView implements ChainView {
   }
 
   async setTip(header: BlockHeader): Promise<void> {
+    // A switch to a lower block leaves the old branch's entries above it; nothing is canonical there.
+    let above = header.height + 1;
+    while (this.canonical.delete(above)) above++;
     this.#tip = header;
   }
 

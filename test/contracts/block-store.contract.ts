@@ -90,24 +90,36 @@ export function blockStoreContract(name: string, open: () => Promise<BlockStoreS
       expect(await store.count()).to.equal(1);
     });
 
-    it('keeps a branch that is not longer stored but not canonical', async () => {
+    it('switches to a sibling of the tip, keeping the old tip stored but not canonical', async () => {
       const main = await putChain(chain, 3);
-      const side = await putChain(chain.forkFrom(main[0].hash), 2);
-      expect(await store.getByHash(side[1].hash)).to.deep.equal(blockOf(side[1]));
-      expect(await store.isCanonical(side[1].hash)).to.equal(false);
-      expect(await store.getCanonicalAt(side[1].height)).to.deep.equal(blockOf(main[2]));
-      expect(await store.tip()).to.deep.equal(main[2]);
+      const sibling = headerOf(chain.forkFrom(main[1].hash).next());
+      expect(await store.put(blockOf(sibling))).to.deep.equal({ rollback: [main[2]], apply: [sibling] });
+      expect(await store.getByHash(main[2].hash)).to.deep.equal(blockOf(main[2]));
+      expect(await store.isCanonical(main[2].hash)).to.equal(false);
+      expect(await store.getCanonicalAt(sibling.height)).to.deep.equal(blockOf(sibling));
+      expect(await store.tip()).to.deep.equal(sibling);
     });
 
-    it('switches to a longer branch and reports exactly what left and what joined', async () => {
+    it('switches to a block below the tip, leaving nothing canonical above it', async () => {
+      const main = await putChain(chain, 4);
+      const lower = headerOf(chain.forkFrom(main[0].hash).next());
+      const update = await store.put(blockOf(lower));
+      expect(hashes(update.rollback)).to.deep.equal([main[3].hash, main[2].hash, main[1].hash]);
+      expect(update.apply).to.deep.equal([lower]);
+      expect(await store.tip()).to.deep.equal(lower);
+      expect(await store.getCanonicalAt(main[2].height)).to.equal(undefined);
+      expect(await store.isCanonical(main[3].hash)).to.equal(false);
+    });
+
+    it('switches to a new branch at its first block and reports exactly what left and what joined', async () => {
       const main = await putChain(chain, 3);
       const fork = chain.forkFrom(main[0].hash);
       const side = [headerOf(fork.next()), headerOf(fork.next()), headerOf(fork.next())];
-      await store.put(blockOf(side[0]));
-      await store.put(blockOf(side[1]));
-      const update = await store.put(blockOf(side[2]));
+      const update = await store.put(blockOf(side[0]));
       expect(hashes(update.rollback)).to.deep.equal([main[2].hash, main[1].hash]);
-      expect(hashes(update.apply)).to.deep.equal(hashes(side));
+      expect(hashes(update.apply)).to.deep.equal([side[0].hash]);
+      expect(await store.put(blockOf(side[1]))).to.deep.equal({ rollback: [], apply: [side[1]] });
+      expect(await store.put(blockOf(side[2]))).to.deep.equal({ rollback: [], apply: [side[2]] });
       expect(await store.isCanonical(main[1].hash)).to.equal(false);
       expect(await store.isCanonical(side[0].hash)).to.equal(true);
       expect(await store.getCanonicalAt(main[1].height)).to.deep.equal(blockOf(side[0]));

@@ -11,7 +11,8 @@ if (!dir) throw new Error('usage: crash-writer.ts <archive dir>');
 const archive = await openFsArchive(dir, { checkpointEvery: 16, segmentBytes: 16 * 1024 });
 let chain = new ChainBuilder({ label: 'crash' });
 for (let n = 1; ; n++) {
-  // Every 20th block starts a branch three blocks down; it overtakes the old tip four blocks later.
+  // Every 20th block starts a branch three blocks down: the new block, two below the tip, becomes the
+  // tip at once, so the writer keeps switching to lower blocks and cutting the canonical index.
   if (n % 20 === 0) chain = chain.forkFrom((chain.head?.block_height ?? 3) - 3);
   const block = chain.next();
   await archive.put(minimalNormalizedBlock(block));

@@ -40,7 +40,8 @@ describe('fs archive at volume', () => {
     for (let height = 1; height <= BLOCKS; height++) {
       await archive.put(block(height, mainHash(height), mainHash(height - 1)));
       if (height % SIDE_EVERY === 0) {
-        // A two-block side branch from two below the tip: it only ties, so it is stored, not applied.
+        // A two-block side branch from two below the tip: each of its blocks becomes the tip on arrival
+        // (the first a switch to a lower block), and the next main block switches back.
         await archive.put(block(height - 1, sideHash(height - 1), mainHash(height - 2)));
         await archive.put(block(height, sideHash(height), sideHash(height - 1)));
       }
@@ -52,12 +53,16 @@ describe('fs archive at volume', () => {
 
     const again = await openFsArchive(dir);
     expect(await again.count()).to.equal(BLOCKS + (2 * BLOCKS) / SIDE_EVERY);
-    expect((await again.tip())?.hash).to.equal(mainHash(BLOCKS));
+    // The last side branch arrived after the last main block, so it ends canonical.
+    expect((await again.tip())?.hash).to.equal(sideHash(BLOCKS));
+    expect((await again.getCanonicalAt(BLOCKS - 1))?.block_identifier.hash).to.equal(sideHash(BLOCKS - 1));
+    expect(await again.isCanonical(mainHash(BLOCKS))).to.equal(false);
     for (let i = 0; i < 1000; i++) {
-      const height = 1 + ((i * 7919) % BLOCKS);
+      const height = 1 + ((i * 7919) % (BLOCKS - 2));
       expect((await again.getCanonicalAt(height))?.block_identifier.hash).to.equal(mainHash(height));
     }
     expect(await again.isCanonical(sideHash(SIDE_EVERY))).to.equal(false);
+    expect(await again.isCanonical(mainHash(SIDE_EVERY))).to.equal(true);
     expect((await again.getByHash(sideHash(SIDE_EVERY)))?.block_identifier.index).to.equal(SIDE_EVERY);
     await again.close();
   });

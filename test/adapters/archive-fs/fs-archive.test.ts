@@ -74,6 +74,32 @@ describe('openFsArchive', () => {
     await again.close();
   });
 
+  it('keeps a switch to a lower block across a reopen, with nothing canonical above the new tip', async () => {
+    const chain = new ChainBuilder({ label: 'lower' });
+    const main = Array.from({ length: 5 }, () => minimalNormalizedBlock(chain.next()));
+    const lower = minimalNormalizedBlock(chain.forkFrom(main[1].block_identifier.hash).next());
+    const first = await openFsArchive(dir);
+    for (const block of main) await first.put(block);
+    const update = await first.put(lower);
+    expect(update.rollback.map((header) => header.hash)).to.deep.equal(
+      [main[4], main[3], main[2]].map((block) => block.block_identifier.hash),
+    );
+    expect(update.apply).to.deep.equal([headerOfStored(lower)]);
+    await first.close();
+
+    const again = await openFsArchive(dir);
+    expect(await again.tip()).to.deep.equal(headerOfStored(lower));
+    expect(await again.getCanonicalAt(main[3].block_identifier.index)).to.equal(undefined);
+    expect(await again.isCanonical(main[4].block_identifier.hash)).to.equal(false);
+    await expectConsistent(again, 1);
+    const next = minimalNormalizedBlock(chain.next());
+    const back = await again.put(next);
+    expect(back.rollback).to.deep.equal([headerOfStored(lower)]);
+    expect(back.apply).to.deep.equal([main[2], main[3], main[4], next].map(headerOfStored));
+    await expectConsistent(again, 1);
+    await again.close();
+  });
+
   it('recovers puts that were never checkpointed from the log on reopen', async () => {
     const blocks = minimalChain('unsynced', 20);
     const first = await openFsArchive(dir, { checkpointEvery: 1_000_000, checkpointAfterMs: 3_600_000 });

@@ -54,37 +54,62 @@ describe('applyBlockToChain', () => {
     expect(await applyBlockToChain(view, b)).to.deep.equal({ rollback: [], apply: [b, c] });
   });
 
-  it('stores a sibling of the tip without switching to it', async () => {
+  it('switches to a sibling of the tip at once, rolling the tip back', async () => {
     const [a, b] = grow(chain, 2);
     await applyAll(view, [a, b]);
     const [sibling] = grow(chain.forkFrom(a.hash), 1);
-    expect(await applyBlockToChain(view, sibling)).to.deep.equal(noChainChange());
-    expect(view.canonicalChain()).to.deep.equal([a.hash, b.hash]);
-    expect(await view.header(sibling.hash)).to.deep.equal(sibling);
+    expect(await applyBlockToChain(view, sibling)).to.deep.equal({ rollback: [b], apply: [sibling] });
+    expect(view.canonicalChain()).to.deep.equal([a.hash, sibling.hash]);
+    expect(await view.tip()).to.deep.equal(sibling);
+    expect(await view.header(b.hash)).to.deep.equal(b);
   });
 
-  it('switches to a branch once it is longer, rolling back to the common ancestor', async () => {
+  it('switches to a block lower than the tip, rolling back to the common ancestor', async () => {
+    const main = grow(chain, 5);
+    await applyAll(view, main);
+    const [lower] = grow(chain.forkFrom(main[1].hash), 1);
+    const update = await applyBlockToChain(view, lower);
+    expect(hashes(update.rollback)).to.deep.equal([main[4].hash, main[3].hash, main[2].hash]);
+    expect(update.apply).to.deep.equal([lower]);
+    expect(await view.tip()).to.deep.equal(lower);
+    expect(view.canonicalChain()).to.deep.equal([main[0].hash, main[1].hash, lower.hash]);
+    expect(await view.canonicalHashAt(main[3].height)).to.equal(undefined);
+  });
+
+  it('follows a new branch block by block, switching at its first block', async () => {
     const main = grow(chain, 4);
     await applyAll(view, main);
     const side = grow(chain.forkFrom(main[1].hash), 3);
-    expect(await applyBlockToChain(view, side[0])).to.deep.equal(noChainChange());
-    expect(await applyBlockToChain(view, side[1])).to.deep.equal(noChainChange());
-    const update = await applyBlockToChain(view, side[2]);
-    expect(hashes(update.rollback)).to.deep.equal([main[3].hash, main[2].hash]);
-    expect(hashes(update.apply)).to.deep.equal(hashes(side));
+    const first = await applyBlockToChain(view, side[0]);
+    expect(hashes(first.rollback)).to.deep.equal([main[3].hash, main[2].hash]);
+    expect(first.apply).to.deep.equal([side[0]]);
+    expect(await applyBlockToChain(view, side[1])).to.deep.equal({ rollback: [], apply: [side[1]] });
+    expect(await applyBlockToChain(view, side[2])).to.deep.equal({ rollback: [], apply: [side[2]] });
     expect(view.canonicalChain()).to.deep.equal([main[0].hash, main[1].hash, ...hashes(side)]);
   });
 
-  it('switches back to the old branch when it becomes the longer one again', async () => {
+  it('switches back to the old branch when a block extends it, even below the tip', async () => {
     const main = grow(chain, 3);
     await applyAll(view, main);
-    const side = grow(chain.forkFrom(main[0].hash), 3);
+    const side = grow(chain.forkFrom(main[0].hash), 4);
     await applyAll(view, side);
-    const back = grow(chain, 2);
-    expect(await applyBlockToChain(view, back[0])).to.deep.equal(noChainChange());
-    const update = await applyBlockToChain(view, back[1]);
+    const [back] = grow(chain, 1);
+    const update = await applyBlockToChain(view, back);
     expect(hashes(update.rollback)).to.deep.equal(hashes(side).reverse());
-    expect(hashes(update.apply)).to.deep.equal([main[1].hash, main[2].hash, ...hashes(back)]);
+    expect(hashes(update.apply)).to.deep.equal([main[1].hash, main[2].hash, back.hash]);
+    expect(view.canonicalChain()).to.deep.equal([...hashes(main), back.hash]);
+  });
+
+  it('climbs from a lowered tip back onto the old branch, re-applying the blocks above the ancestor', async () => {
+    const main = grow(chain, 5);
+    await applyAll(view, main);
+    const side = grow(chain.forkFrom(main[1].hash), 1);
+    await applyBlockToChain(view, side[0]);
+    const back = grow(chain, 1);
+    const update = await applyBlockToChain(view, back[0]);
+    expect(hashes(update.rollback)).to.deep.equal([side[0].hash]);
+    expect(hashes(update.apply)).to.deep.equal([...hashes(main.slice(2)), back[0].hash]);
+    expect(view.canonicalChain()).to.deep.equal([...hashes(main), back[0].hash]);
   });
 
   it('holds an orphan until its parent arrives, then connects it and its held children in one update', async () => {
@@ -101,18 +126,63 @@ describe('applyBlockToChain', () => {
     const main = grow(chain, 3);
     await applyAll(view, main);
     const side = grow(chain.forkFrom(main[0].hash), 4);
-    await applyAll(view, side.slice(1));
+    for (const held of side.slice(1))
+      expect(await applyBlockToChain(view, held)).to.deep.equal(noChainChange());
     const update = await applyBlockToChain(view, side[0]);
     expect(hashes(update.rollback)).to.deep.equal([main[2].hash, main[1].hash]);
     expect(hashes(update.apply)).to.deep.equal(hashes(side));
+    expect(await view.tip()).to.deep.equal(side[3]);
   });
 
-  it('applies a 500-block-deep reorg exactly', async () => {
+  it('switches to a connected cascade even when its highest block is lower than the tip', async () => {
+    const main = grow(chain, 5);
+    await applyAll(view, main);
+    const side = grow(chain.forkFrom(main[0].hash), 2);
+    await applyBlockToChain(view, side[1]);
+    const update = await applyBlockToChain(view, side[0]);
+    expect(hashes(update.rollback)).to.deep.equal(hashes(main.slice(1)).reverse());
+    expect(hashes(update.apply)).to.deep.equal(hashes(side));
+    expect(view.canonicalChain()).to.deep.equal([main[0].hash, ...hashes(side)]);
+  });
+
+  it('makes the highest block of a connected cascade the tip, though another branch was held first', async () => {
+    const [a, b] = grow(chain, 2);
+    await applyBlockToChain(view, a);
+    const [short] = grow(chain.forkFrom(b.hash), 1);
+    const long = grow(chain.forkFrom(b.hash), 2);
+    await applyAll(view, [short, ...long]);
+    const update = await applyBlockToChain(view, b);
+    expect(update).to.deep.equal({ rollback: [], apply: [b, ...long] });
+    expect(await view.header(short.hash)).to.deep.equal(short);
+    expect(view.orphans.size).to.equal(0);
+  });
+
+  it('makes the first connected of the highest cascade blocks the tip on a tie', async () => {
+    const [a, b] = grow(chain, 2);
+    await applyBlockToChain(view, a);
+    const [first] = grow(chain.forkFrom(b.hash), 1);
+    const [second] = grow(chain.forkFrom(b.hash), 1);
+    await applyAll(view, [first, second]);
+    expect(await applyBlockToChain(view, b)).to.deep.equal({ rollback: [], apply: [b, first] });
+    expect(await view.header(second.hash)).to.deep.equal(second);
+  });
+
+  it('rolls back 500 blocks to switch to a block 500 below the tip', async () => {
+    const main = grow(chain, 600);
+    await applyAll(view, main);
+    const side = grow(chain.forkFrom(main[99].hash), 1);
+    const update = await applyBlockToChain(view, side[0]);
+    expect(hashes(update.rollback)).to.deep.equal(hashes(main.slice(100)).reverse());
+    expect(update.apply).to.deep.equal(side);
+    expect(view.canonicalChain()).to.deep.equal([...hashes(main.slice(0, 100)), side[0].hash]);
+  });
+
+  it('applies a 500-block-deep reorg that a late parent connects in one update', async () => {
     const main = grow(chain, 600);
     await applyAll(view, main);
     const side = grow(chain.forkFrom(main[99].hash), 501);
     const updates = [];
-    for (const header of side) updates.push(await applyBlockToChain(view, header));
+    for (const header of [...side.slice(1), side[0]]) updates.push(await applyBlockToChain(view, header));
     expect(updates.slice(0, 500).every((u) => u.rollback.length === 0 && u.apply.length === 0)).to.equal(
       true,
     );
