@@ -71,6 +71,24 @@ export class LowdbHookRepository implements HookRepository {
     });
   }
 
+  /** Apply `change` to the hooks with these uuids across owners, in one atomic step (unknown uuids are skipped). */
+  async updateByUuids(
+    uuids: readonly string[],
+    change: (hook: StoredHook) => StoredHook | undefined,
+  ): Promise<StoredHook[]> {
+    return this.file.change(({ hooks }) => {
+      const updated: StoredHook[] = [];
+      for (const uuid of new Set(uuids)) {
+        const current = hooks.get(uuid);
+        if (!current) continue;
+        const result = change(structuredClone(current));
+        if (result !== undefined) updated.push(changedCopy(current, result));
+      }
+      for (const hook of updated) hooks.replace(hook);
+      return { result: updated.map((hook) => structuredClone(hook)), changed: updated.length > 0 };
+    });
+  }
+
   /** Remove one hook; false when the owner has no such hook. */
   async delete(owner: string, uuid: string): Promise<boolean> {
     return this.file.change(({ hooks }) => {

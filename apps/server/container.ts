@@ -9,6 +9,7 @@ import { ACCOUNT_STORE, type AccountStore } from '../../core/ports/account-store
 import { BLOCK_STORE, type BlockStore } from '../../core/ports/block-store.js';
 import { CHAIN_UPDATE_SINK, type ChainUpdateSink } from '../../core/ports/chain-update-sink.js';
 import { CONTRACT_STORE, type ContractStore } from '../../core/ports/contract-store.js';
+import { DELIVERY_QUEUE, type DeliveryQueue } from '../../core/ports/delivery-queue.js';
 import { EVENT_LOG, type EventLog } from '../../core/ports/event-log.js';
 import { CLOCK, type Clock } from '../../core/ports/clock.js';
 import { HOOK_REPOSITORY, type HookRepository } from '../../core/ports/hook-repository.js';
@@ -23,9 +24,12 @@ import {
   HookEvaluations,
   type EvaluationRunner,
 } from '../../core/use-cases/evaluate-hook.js';
+import { EvaluationDelivery } from '../../core/use-cases/evaluation-delivery.js';
 import { HookRegistry } from '../../core/use-cases/hook-registry.js';
+import { LiveMatching } from '../../core/use-cases/live-matching.js';
 import { BlockIngest } from '../../core/use-cases/ingest-blocks.js';
 import { openFsArchive, openFsContractStore } from '../../adapters/archive-fs/index.js';
+import { MemoryDeliveryQueue } from '../../adapters/delivery-memory/index.js';
 import { openFsEventLog } from '../../adapters/event-log-fs/index.js';
 import { createAjvInputValidator } from '../../adapters/contract-ajv/index.js';
 import { createHttpApi, routeApi, type ApiState } from '../../adapters/http-koa/index.js';
@@ -40,6 +44,8 @@ export type Adapters = {
   blocks: BlockStore;
   contracts: ContractStore;
   eventLog: EventLog & { close?(): Promise<void> };
+  deliveries: DeliveryQueue;
+  /** Where canonical chain changes go; by default the live matcher. */
   chainUpdates: ChainUpdateSink;
   validator: InputValidator;
   clock: Clock;
@@ -72,6 +78,7 @@ export type Stackhooks = {
   evaluations: HookEvaluations;
   ingest: BlockIngest;
   eventLog: EventLog;
+  liveMatching: LiveMatching;
   /** A Koa app serving the API on its own. */
   app: Koa<ApiState>;
   /** The API router, for mounting in another Koa app through `middleware`. */
@@ -120,15 +127,18 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   container.bind(BLOCK_STORE).toConstantValue(blocks);
   container.bind(CONTRACT_STORE).toConstantValue(contracts);
   container.bind(EVENT_LOG).toConstantValue(eventLog);
-  container.bind(CHAIN_UPDATE_SINK).toConstantValue(given.chainUpdates ?? loggedChainUpdates(logger));
+  container.bind(DELIVERY_QUEUE).toConstantValue(given.deliveries ?? new MemoryDeliveryQueue());
+  container.bind(LiveMatching).toSelf().inSingletonScope();
+  container.bind(EvaluationDelivery).toSelf().inSingletonScope();
+  if (given.chainUpdates) container.bind(CHAIN_UPDATE_SINK).toConstantValue(given.chainUpdates);
+  else container.bind(CHAIN_UPDATE_SINK).toService(LiveMatching);
   container.bind(INPUT_VALIDATOR).toConstantValue(given.validator ?? createAjvInputValidator());
   container.bind(CLOCK).toConstantValue(given.clock ?? new SystemClock());
   container.bind(ID_SOURCE).toConstantValue(given.ids ?? new CryptoIdSource());
   container.bind(LOGGER).toConstantValue(logger);
   container.bind(SERVICE_SETTINGS).toConstantValue(settings);
-  container
-    .bind(EVALUATION_RUNNER)
-    .toConstantValue(given.evaluationRunner ?? unwiredEvaluationRunner(logger));
+  if (given.evaluationRunner) container.bind(EVALUATION_RUNNER).toConstantValue(given.evaluationRunner);
+  else container.bind(EVALUATION_RUNNER).toService(EvaluationDelivery);
   container.bind(HookRegistry).toSelf().inSingletonScope();
   container.bind(ApiKeys).toSelf().inSingletonScope();
   container.bind(ConsumerSecrets).toSelf().inSingletonScope();
@@ -136,6 +146,8 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   container.bind(BlockIngest).toSelf().inSingletonScope();
 
   const registry = container.get(HookRegistry);
+  const liveMatching = container.get(LiveMatching);
+  registry.onChange(liveMatching);
   const keys = container.get(ApiKeys);
   const secrets = container.get(ConsumerSecrets);
   const evaluations = container.get(HookEvaluations);
@@ -167,37 +179,14 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     evaluations,
     ingest,
     eventLog,
+    liveMatching,
     app,
     router,
     middleware,
     async close() {
       await ingest.idle();
+      await container.get(EvaluationDelivery).idle();
       for (const close of closers.reverse()) await close();
-    },
-  };
-}
-
-// Matching and delivery arrive with issue 4; until then each canonical change is a log line.
-function loggedChainUpdates(logger: Logger): ChainUpdateSink {
-  return {
-    async chainUpdated(event) {
-      logger.info('chain updated', {
-        event_id: event.eventId,
-        rollback: event.rollback.map((b) => b.block_identifier.index),
-        apply: event.apply.map((b) => b.block_identifier.index),
-      });
-    },
-  };
-}
-
-// Matching and delivery arrive with issue 4; until then an accepted evaluation is logged, not delivered.
-function unwiredEvaluationRunner(logger: Logger): EvaluationRunner {
-  return {
-    run(hook, block) {
-      logger.error('evaluation accepted but matching is not wired yet', {
-        hook: hook.uuid,
-        block: block.block_identifier.hash,
-      });
     },
   };
 }

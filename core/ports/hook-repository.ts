@@ -33,6 +33,14 @@ export interface HookRepository {
     selection: HookSelection,
     change: (hook: StoredHook) => StoredHook | undefined,
   ): Promise<StoredHook[]>;
+  /**
+   * Apply `change` to the hooks with these uuids, whoever owns them, in one atomic step (the live
+   * stream counts evaluations for every enabled hook at once); returns the changed hooks.
+   */
+  updateByUuids(
+    uuids: readonly string[],
+    change: (hook: StoredHook) => StoredHook | undefined,
+  ): Promise<StoredHook[]>;
   /** Remove one hook; false when the owner has no such hook. */
   delete(owner: string, uuid: string): Promise<boolean>;
   /** Every hook of every owner, for building the matcher's index. */

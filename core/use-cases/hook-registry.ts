@@ -4,6 +4,7 @@ import { StackhooksError, hookNotFound, invalidInput } from '../hooks/errors.js'
 import { canBulkEnable, createHook, setEnabled, updateDefinition } from '../hooks/lifecycle.js';
 import { toHookRecord, type HookRecord, type StoredHook } from '../hooks/record.js';
 import { CLOCK, type Clock } from '../ports/clock.js';
+import { DELIVERY_QUEUE, type DeliveryQueue } from '../ports/delivery-queue.js';
 import { HOOK_REPOSITORY, type HookRepository } from '../ports/hook-repository.js';
 import { ID_SOURCE, type IdSource } from '../ports/id-source.js';
 import { INPUT_VALIDATOR, type InputValidator } from '../ports/input-validator.js';
@@ -29,6 +30,7 @@ export class HookRegistry {
     @inject(CLOCK) private readonly clock: Clock,
     @inject(ID_SOURCE) private readonly ids: IdSource,
     @inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
+    @inject(DELIVERY_QUEUE) private readonly deliveries: DeliveryQueue,
   ) {}
 
   /** Be told of every change made through this registry. */
@@ -86,6 +88,7 @@ export class HookRegistry {
     const id = this.input.check('uuid', uuid).toLowerCase();
     if (!(await this.hooks.delete(owner, id))) throw hookNotFound(id);
     this.notify(id, undefined);
+    await this.deliveries.dropHook(id);
   }
 
   /** Enable or disable one hook; enabling an expired hook is a conflict. */

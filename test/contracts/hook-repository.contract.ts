@@ -187,6 +187,25 @@ export function hookRepositoryContract(name: string, open: () => Promise<HookRep
       expect((await repo.list('bob', 0, 10)).total).to.equal(0);
     });
 
+    describe('updateByUuids', () => {
+      it('changes the named hooks of every owner in one step and skips unknown uuids', async () => {
+        const [a, b, c] = [newHook('alice'), newHook('bob'), newHook('carol')];
+        await insertAll(repo, [a, b, c]);
+        const unknown = '00000000-0000-4000-8000-000000000000';
+        const changed = await repo.updateByUuids([a.uuid, b.uuid, unknown], countOccurrence);
+        expect(changed.map((h) => h.uuid).sort()).to.deep.equal([a.uuid, b.uuid].sort());
+        expect((await repo.get('alice', a.uuid))!.status.occurrence_count).to.equal(1);
+        expect((await repo.get('bob', b.uuid))!.status.occurrence_count).to.equal(1);
+        expect((await repo.get('carol', c.uuid))!.status.occurrence_count).to.equal(0);
+      });
+
+      it('leaves a hook alone when the change returns undefined', async () => {
+        const a = newHook('alice');
+        await insertAll(repo, [a]);
+        expect(await repo.updateByUuids([a.uuid], () => undefined)).to.deep.equal([]);
+      });
+    });
+
     describe('updateMany', () => {
       let newAtA: StoredHook;
       let streamingAtA: StoredHook;

@@ -1,0 +1,1 @@
+export { MemoryDeliveryQueue } from './memory-delivery-queue.js';

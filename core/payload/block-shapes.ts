@@ -1,0 +1,129 @@
+import type { NormalizedBlock } from '../chain/block.js';
+import {
+  OPERATIONS_VIEW,
+  TRANSACTION_METADATA_VIEW,
+  TRANSACTION_VIEW,
+  VIEW,
+  type PayloadView,
+} from './payload-view.js';
+import { shapeBlockMetadata, shapeOperations, shapeTransactionMetadata } from './shape-parts.js';
+import type {
+  PayloadBlockMetadata,
+  PayloadOperation,
+  PayloadTransaction,
+  PayloadTransactionMetadata,
+} from './webhook-payload.js';
+
+/** Memo tables indexed by the view bits that matter to the piece, then by transaction index. */
+type Table<T> = (T | undefined)[][];
+
+/**
+ * The shaped pieces of one normalized block, memoized per view. Every hook that matches the block
+ * shares them, so a transaction is projected at most once per view however many hooks receive
+ * it, and a hook's payload costs little more than picking its transactions. Each table is keyed
+ * only by the view bits its piece depends on (apply and rollback share operations, for instance).
+ */
+export class BlockShapes {
+  readonly #block: NormalizedBlock;
+  readonly #transactions: Table<PayloadTransaction> = [];
+  readonly #operations: Table<PayloadOperation[]> = [];
+  readonly #metadata: Table<PayloadTransactionMetadata> = [];
+  /** The whole transaction list per view, for hooks that match every transaction. */
+  readonly #every: (PayloadTransaction[] | undefined)[] = [];
+  readonly #blockMetadata: (PayloadBlockMetadata | undefined)[] = [];
+
+  constructor(block: NormalizedBlock) {
+    this.#block = block;
+  }
+
+  /** The transactions at `txIndexes` (ascending indexes into the block's transactions) in a view. */
+  transactions(txIndexes: readonly number[], view: PayloadView): PayloadTransaction[] {
+    const count = this.#block.transactions.length;
+    assertAscendingIndexes(txIndexes, count, this.#block.block_identifier.hash);
+    const txView = view & TRANSACTION_VIEW;
+    // Ascending, distinct and in range: as many indexes as transactions means all of them.
+    const every = txIndexes.length === count;
+    if (every) {
+      const cached = this.#every[txView];
+      if (cached !== undefined) return cached;
+    }
+    const shaped: PayloadTransaction[] = [];
+    for (const index of txIndexes) shaped.push(this.#transaction(index, txView));
+    if (every) this.#every[txView] = shaped;
+    return shaped;
+  }
+
+  /** The block metadata in a view that shows it. */
+  blockMetadata(view: PayloadView): PayloadBlockMetadata {
+    const key = view & (VIEW.canonical | VIEW.blockSignatures);
+    let shaped = this.#blockMetadata[key];
+    if (shaped === undefined) {
+      shaped = shapeBlockMetadata(this.#block.metadata, key);
+      this.#blockMetadata[key] = shaped;
+    }
+    return shaped;
+  }
+
+  #transaction(index: number, txView: PayloadView): PayloadTransaction {
+    const row = (this.#transactions[txView] ??= []);
+    let shaped = row[index];
+    if (shaped === undefined) {
+      const tx = this.#block.transactions[index];
+      shaped = {
+        transaction_identifier: tx.transaction_identifier,
+        operations: this.#operationsOf(index, txView & OPERATIONS_VIEW),
+        metadata: this.#metadataOf(index, txView & TRANSACTION_METADATA_VIEW),
+      };
+      row[index] = shaped;
+    }
+    return shaped;
+  }
+
+  #operationsOf(index: number, key: PayloadView): PayloadOperation[] {
+    const row = (this.#operations[key] ??= []);
+    let shaped = row[index];
+    if (shaped === undefined) {
+      shaped = shapeOperations(this.#block.transactions[index].operations, key);
+      row[index] = shaped;
+    }
+    return shaped;
+  }
+
+  #metadataOf(index: number, key: PayloadView): PayloadTransactionMetadata {
+    const row = (this.#metadata[key] ??= []);
+    let shaped = row[index];
+    if (shaped === undefined) {
+      shaped = shapeTransactionMetadata(this.#block.transactions[index].metadata, key);
+      row[index] = shaped;
+    }
+    return shaped;
+  }
+}
+
+/** Thrown when a match's `txIndexes` are not ascending, distinct indexes into its block's transactions. */
+function assertAscendingIndexes(txIndexes: readonly number[], count: number, blockHash: string): void {
+  let previous = -1;
+  for (const index of txIndexes) {
+    if (!Number.isInteger(index) || index <= previous || index >= count) {
+      throw new RangeError(
+        `block ${blockHash}: txIndexes must be ascending, distinct indexes below ${count}; got [${txIndexes.join(', ')}]`,
+      );
+    }
+    previous = index;
+  }
+}
+
+const memo = new WeakMap<NormalizedBlock, BlockShapes>();
+
+/**
+ * The memo of a normalized block. Kept beside the block, never on it (blocks are shared and may be
+ * frozen), and weakly, so it goes when the block does.
+ */
+export function blockShapes(block: NormalizedBlock): BlockShapes {
+  let shapes = memo.get(block);
+  if (shapes === undefined) {
+    shapes = new BlockShapes(block);
+    memo.set(block, shapes);
+  }
+  return shapes;
+}
