@@ -11,3 +11,19 @@ export type ServiceSettings = {
 };
 
 export const SERVICE_SETTINGS = Symbol.for('stackhooks.ServiceSettings');
+
+/** How webhooks go out; built once by the app from its configuration. */
+export type DeliverySettings = {
+  /** Payloads in flight at once, across hooks (one per hook at a time). */
+  concurrency: number;
+  /** Timeout of one attempt. */
+  timeoutMs: number;
+  /** The wait before each attempt; its length is the number of attempts. */
+  retryScheduleMs: readonly number[];
+  /** How long delivered and failed payloads stay in the delivery log. */
+  retentionMs: number;
+  /** Deliver to loopback, private and link-local addresses (local receivers, tests). */
+  allowPrivateTargets: boolean;
+};
+
+export const DELIVERY_SETTINGS = Symbol.for('stackhooks.DeliverySettings');

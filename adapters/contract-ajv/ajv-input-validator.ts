@@ -14,7 +14,8 @@ export class AjvInputValidator implements InputValidator {
     if (!Object.hasOwn(this.#contract.inputs, name)) throw new Error(`no input schema named ${String(name)}`);
     const input = this.#contract.inputs[name];
     // Coercion and defaults write into the query object; the caller's object stays as it was.
-    const subject = name === 'list-query' && isPlainObject(value) ? { ...value } : value;
+    const isQuery = name === 'list-query' || name === 'deliveries-query';
+    const subject = isQuery && isPlainObject(value) ? { ...value } : value;
     const errors = input.validate(subject);
     if (errors !== undefined) {
       throw invalidInput(fieldProblems(errors, subject, input.root, this.#contract.discriminatorTags));
@@ -22,6 +23,10 @@ export class AjvInputValidator implements InputValidator {
     if (name === 'list-query') {
       const { offset, limit } = subject as { offset: number; limit: number };
       return { offset, limit } as InputShapes[K];
+    }
+    if (name === 'deliveries-query') {
+      const { state, offset, limit } = subject as InputShapes['deliveries-query'];
+      return (state === undefined ? { offset, limit } : { state, offset, limit }) as InputShapes[K];
     }
     return subject as InputShapes[K];
   }

@@ -36,6 +36,8 @@ const ROOTS: Record<InputName, string> = {
   evaluate: 'body',
   'list-query': 'query',
   uuid: 'uuid',
+  'deliveries-query': 'query',
+  'delivery-id': 'id',
 };
 
 /**
@@ -51,7 +53,7 @@ export function compileContract(): CompiledContract {
   const inputs = {} as Record<InputName, CompiledInput>;
   const discriminatorTags: DiscriminatorTags = new WeakMap();
   for (const name of Object.keys(ROOTS) as InputName[]) {
-    const ajv = name === 'list-query' ? queries : bodies;
+    const ajv = ROOTS[name] === 'query' ? queries : bodies;
     const schema = inlineRefs(inputSchemas[name]);
     collectDiscriminatorTags(schema, discriminatorTags);
     const validate = ajv.compile(schema);

@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { ApiKeys } from '../../core/use-cases/api-keys.js';
 import type { ConsumerSecrets } from '../../core/use-cases/consumer-secrets.js';
+import type { DeliveryLog } from '../../core/use-cases/delivery-log.js';
 import type { HookEvaluations } from '../../core/use-cases/evaluate-hook.js';
 import type { HookRegistry } from '../../core/use-cases/hook-registry.js';
 import { ownerOf, type ApiContext, type ApiState } from './api-state.js';
@@ -11,6 +12,7 @@ export type HookRouteDeps = {
   secrets: ConsumerSecrets;
   evaluations: HookEvaluations;
   keys: ApiKeys;
+  deliveries: DeliveryLog;
 };
 
 /**
@@ -18,7 +20,7 @@ export type HookRouteDeps = {
  * registered before `/me/:uuid` so they are never read as a uuid.
  */
 export function addHookRoutes(router: Router<ApiState>, deps: HookRouteDeps): void {
-  const { registry, secrets, evaluations } = deps;
+  const { registry, secrets, evaluations, deliveries } = deps;
   const body = (ctx: ApiContext): unknown => (ctx.request as { body?: unknown }).body;
 
   router.post('/me', async (ctx) => {
@@ -57,5 +59,11 @@ export function addHookRoutes(router: Router<ApiState>, deps: HookRouteDeps): vo
   router.post('/me/:uuid/evaluate', async (ctx) => {
     await evaluations.request(ownerOf(ctx), ctx.params.uuid, body(ctx));
     ctx.status = 204;
+  });
+  router.get('/me/:uuid/deliveries', async (ctx) => {
+    ctx.body = await deliveries.list(ownerOf(ctx), ctx.params.uuid, ctx.query);
+  });
+  router.post('/me/:uuid/deliveries/:id/redeliver', async (ctx) => {
+    ctx.body = await deliveries.redeliver(ownerOf(ctx), ctx.params.uuid, ctx.params.id);
   });
 }

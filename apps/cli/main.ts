@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, readServerConfig } from '../server/config.js';
+import { exampleAccounts, writeExampleChain } from './example-chain.js';
 import { runImport } from './import-command.js';
 import { runKeysCommand } from './keys-command.js';
 import { ProgressLine } from './progress-line.js';
+import { runReceiveCommand } from './receive-command.js';
 import { runReplay } from './replay-command.js';
 
 const USAGE = `usage: stackhooks <command>
@@ -14,9 +16,14 @@ const USAGE = `usage: stackhooks <command>
   keys revoke KEY_ID          revoke a key at once
   import FILE                 read an event-replay TSV (.tsv or .tsv.gz) into the block
                               archive and canonical chain; resumable; delivers nothing
+  example-chain FILE [--blocks N] [--network mainnet|testnet]
+                              write a small demo chain (real signed STX transfers) as a TSV
   replay FILE --to URL [--rate N]
                               POST a TSV to an event observer as a node would
                               (URL like http://127.0.0.1:20455; N posts a second)
+  receive [--port N] [--host H] [--secret S]
+                              print the webhooks POSTed to http://H:N/ (default
+                              127.0.0.1:4000), checking signatures with the hex secret S
 
 Every command reads STACKHOOKS_DATA_DIR (default ./data); --data-dir overrides it.`;
 
@@ -34,7 +41,12 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'keys') return keys(rest);
   if (command === 'import') return importFile(rest);
+  if (command === 'example-chain') return exampleChain(rest);
   if (command === 'replay') return replay(rest);
+  if (command === 'receive') {
+    await runReceiveCommand(rest);
+    return -1; // keeps running until SIGINT or SIGTERM
+  }
   console.error(`stackhooks: unknown command "${command}"\n\n${USAGE}`);
   return 1;
 }
@@ -93,6 +105,23 @@ async function importFile(args: string[]): Promise<number> {
   console.log(
     `read ${summary.blocks} blocks, archived ${summary.archived} new ones in ${summary.seconds.toFixed(1)} s${resumed}`,
   );
+  return 0;
+}
+
+async function exampleChain(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { blocks: { type: 'string' }, network: { type: 'string' } },
+  });
+  if (positionals.length !== 1) throw new ConfigError('example-chain needs exactly one FILE to write');
+  const blocks = values.blocks === undefined ? 10 : Number(values.blocks);
+  if (!Number.isInteger(blocks) || blocks < 1 || blocks > 100_000)
+    throw new ConfigError('--blocks must be 1 to 100000');
+  const network = readServerConfig(process.env, values.network ? ['--network', values.network] : []).network;
+  await writeExampleChain(positionals[0], blocks, network);
+  const { sender, recipient } = exampleAccounts(network);
+  console.log(`wrote ${blocks} blocks to ${positionals[0]}: STX transfers from ${sender} to ${recipient}`);
   return 0;
 }
 

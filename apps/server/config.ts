@@ -1,4 +1,6 @@
+import { DEFAULT_RETRY_SCHEDULE_MS } from '../../core/delivery/retry-policy.js';
 import type { Network } from '../../core/hooks/definition.js';
+import { parseDuration } from './delivery-loop.js';
 
 /** The server's configuration, read once from the environment and flags and passed down as a value. */
 export type ServerConfig = {
@@ -20,6 +22,16 @@ export type ServerConfig = {
   observerPort: number;
   /** STACKHOOKS_OBSERVER_HOST: the observer's bind address (default 127.0.0.1: a node is local). */
   observerHost: string;
+  /** STACKHOOKS_ALLOW_PRIVATE_TARGETS: deliver to loopback/private/link-local addresses (local receivers). */
+  allowPrivateTargets: boolean;
+  /** STACKHOOKS_DELIVERY_CONCURRENCY: payloads in flight at once across hooks (default 32). */
+  deliveryConcurrency: number;
+  /** STACKHOOKS_DELIVERY_TIMEOUT: timeout of one attempt (default 10s). */
+  deliveryTimeoutMs: number;
+  /** STACKHOOKS_RETRY_SCHEDULE: wait before each attempt, comma-separated (default 0,1s,5s,30s,2m,10m,30m,1h). */
+  retryScheduleMs: number[];
+  /** STACKHOOKS_DELIVERY_RETENTION: how long delivered and failed payloads stay in the log (default 7d). */
+  deliveryRetentionMs: number;
   /** STACKHOOKS_SHUTDOWN_GRACE_MS: how long SIGTERM waits for requests in flight (default 10000). */
   shutdownGraceMs: number;
 };
@@ -55,6 +67,11 @@ export function readServerConfig(env: Source = process.env, argv: string[] = [])
     requestsPerMinute: integer(source, 'STACKHOOKS_RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
     observerPort: integer(source, 'STACKHOOKS_OBSERVER_PORT', 20455, 0, 65535),
     observerHost: source.STACKHOOKS_OBSERVER_HOST || '127.0.0.1',
+    allowPrivateTargets: boolean(source, 'STACKHOOKS_ALLOW_PRIVATE_TARGETS'),
+    deliveryConcurrency: integer(source, 'STACKHOOKS_DELIVERY_CONCURRENCY', 32, 1, 10_000),
+    deliveryTimeoutMs: duration(source, 'STACKHOOKS_DELIVERY_TIMEOUT', 10_000),
+    retryScheduleMs: schedule(source, 'STACKHOOKS_RETRY_SCHEDULE'),
+    deliveryRetentionMs: duration(source, 'STACKHOOKS_DELIVERY_RETENTION', 7 * 86_400_000),
     shutdownGraceMs: integer(source, 'STACKHOOKS_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   };
 }
@@ -80,4 +97,30 @@ function integer(source: Source, name: string, fallback: number, min: number, ma
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return value;
+}
+
+function boolean(source: Source, name: string): boolean {
+  const raw = (source[name] ?? '').toLowerCase();
+  if (raw === '' || raw === '0' || raw === 'false' || raw === 'no') return false;
+  if (raw === '1' || raw === 'true' || raw === 'yes') return true;
+  throw new ConfigError(`${name} must be true or false, got "${source[name]}"`);
+}
+
+function duration(source: Source, name: string, fallback: number): number {
+  const raw = source[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = parseDuration(raw);
+  if (value === undefined)
+    throw new ConfigError(`${name} must be a duration like 500ms, 10s, 2m, 1h or 7d, got "${raw}"`);
+  return value;
+}
+
+function schedule(source: Source, name: string): number[] {
+  const raw = source[name];
+  if (raw === undefined || raw === '') return [...DEFAULT_RETRY_SCHEDULE_MS];
+  const steps = raw.split(',').map((part) => parseDuration(part));
+  if (steps.length === 0 || steps.some((step) => step === undefined)) {
+    throw new ConfigError(`${name} must be comma-separated durations like 0,1s,5s,30s, got "${raw}"`);
+  }
+  return steps as number[];
 }

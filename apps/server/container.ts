@@ -16,7 +16,19 @@ import { HOOK_REPOSITORY, type HookRepository } from '../../core/ports/hook-repo
 import { ID_SOURCE, type IdSource } from '../../core/ports/id-source.js';
 import { INPUT_VALIDATOR, type InputValidator } from '../../core/ports/input-validator.js';
 import { LOGGER, type Logger } from '../../core/ports/logger.js';
-import { SERVICE_SETTINGS, type ServiceSettings } from '../../core/settings.js';
+import { TARGET_GUARD, type TargetGuard } from '../../core/ports/target-guard.js';
+import { WEBHOOK_SENDER, type WebhookSender } from '../../core/ports/webhook-sender.js';
+import { DEFAULT_RETRY_SCHEDULE_MS } from '../../core/delivery/retry-policy.js';
+import {
+  DELIVERY_SETTINGS,
+  SERVICE_SETTINGS,
+  type DeliverySettings,
+  type ServiceSettings,
+} from '../../core/settings.js';
+import { DeliveryLog } from '../../core/use-cases/delivery-log.js';
+import { DELIVERY_RANDOM, WebhookDispatcher } from '../../core/use-cases/webhook-dispatcher.js';
+import { createDnsTargetGuard, createGotWebhookSender } from '../../adapters/delivery-got/index.js';
+import { startDeliveryLoop, type DeliveryLoop } from './delivery-loop.js';
 import { ApiKeys } from '../../core/use-cases/api-keys.js';
 import { ConsumerSecrets } from '../../core/use-cases/consumer-secrets.js';
 import {
@@ -29,7 +41,7 @@ import { HookRegistry } from '../../core/use-cases/hook-registry.js';
 import { LiveMatching } from '../../core/use-cases/live-matching.js';
 import { BlockIngest } from '../../core/use-cases/ingest-blocks.js';
 import { openFsArchive, openFsContractStore } from '../../adapters/archive-fs/index.js';
-import { MemoryDeliveryQueue } from '../../adapters/delivery-memory/index.js';
+import { openFsOutbox } from '../../adapters/outbox/index.js';
 import { openFsEventLog } from '../../adapters/event-log-fs/index.js';
 import { createAjvInputValidator } from '../../adapters/contract-ajv/index.js';
 import { createHttpApi, routeApi, type ApiState } from '../../adapters/http-koa/index.js';
@@ -45,6 +57,8 @@ export type Adapters = {
   contracts: ContractStore;
   eventLog: EventLog & { close?(): Promise<void> };
   deliveries: DeliveryQueue;
+  sender: WebhookSender;
+  targetGuard: TargetGuard;
   /** Where canonical chain changes go; by default the live matcher. */
   chainUpdates: ChainUpdateSink;
   validator: InputValidator;
@@ -64,6 +78,8 @@ export type StackhooksOptions = {
   maxHooksPerOwner?: number;
   /** Requests one API key may make a minute (default 600). */
   requestsPerMinute?: number;
+  /** How webhooks go out (concurrency, timeout, retry schedule, retention, private targets). */
+  delivery?: Partial<DeliverySettings>;
   /** Replacements for the default adapters. */
   adapters?: Partial<Adapters>;
 };
@@ -79,6 +95,10 @@ export type Stackhooks = {
   ingest: BlockIngest;
   eventLog: EventLog;
   liveMatching: LiveMatching;
+  dispatcher: WebhookDispatcher;
+  deliveryLog: DeliveryLog;
+  /** Start sending queued webhooks (the server does; an embedding caller may, or may take payloads itself). */
+  startDelivery(): DeliveryLoop;
   /** A Koa app serving the API on its own. */
   app: Koa<ApiState>;
   /** The API router, for mounting in another Koa app through `middleware`. */
@@ -114,11 +134,26 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     eventLog = opened;
     closers.push(() => opened.close());
   }
+  let deliveries = given.deliveries;
+  if (!deliveries) {
+    const outbox = await openFsOutbox(join(dataDir, 'outbox'));
+    deliveries = outbox;
+    closers.push(() => outbox.close());
+  }
   const logger = given.logger ?? new JsonLogger();
   const settings: ServiceSettings = {
     network: options.network ?? 'mainnet',
     maxHooksPerOwner: options.maxHooksPerOwner ?? 1000,
     serverVersion: SERVER_VERSION,
+  };
+
+  const delivery: DeliverySettings = {
+    concurrency: 32,
+    timeoutMs: 10_000,
+    retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS,
+    retentionMs: 7 * 86_400_000,
+    allowPrivateTargets: false,
+    ...options.delivery,
   };
 
   const container = new Container();
@@ -127,7 +162,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   container.bind(BLOCK_STORE).toConstantValue(blocks);
   container.bind(CONTRACT_STORE).toConstantValue(contracts);
   container.bind(EVENT_LOG).toConstantValue(eventLog);
-  container.bind(DELIVERY_QUEUE).toConstantValue(given.deliveries ?? new MemoryDeliveryQueue());
+  container.bind(DELIVERY_QUEUE).toConstantValue(deliveries);
   container.bind(LiveMatching).toSelf().inSingletonScope();
   container.bind(EvaluationDelivery).toSelf().inSingletonScope();
   if (given.chainUpdates) container.bind(CHAIN_UPDATE_SINK).toConstantValue(given.chainUpdates);
@@ -137,6 +172,20 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   container.bind(ID_SOURCE).toConstantValue(given.ids ?? new CryptoIdSource());
   container.bind(LOGGER).toConstantValue(logger);
   container.bind(SERVICE_SETTINGS).toConstantValue(settings);
+  container.bind(DELIVERY_SETTINGS).toConstantValue(delivery);
+  container
+    .bind(WEBHOOK_SENDER)
+    .toConstantValue(
+      given.sender ?? createGotWebhookSender({ allowPrivateTargets: delivery.allowPrivateTargets }),
+    );
+  container
+    .bind(TARGET_GUARD)
+    .toConstantValue(
+      given.targetGuard ?? createDnsTargetGuard({ allowPrivateTargets: delivery.allowPrivateTargets }),
+    );
+  container.bind(DELIVERY_RANDOM).toConstantValue(Math.random);
+  container.bind(WebhookDispatcher).toSelf().inSingletonScope();
+  container.bind(DeliveryLog).toSelf().inSingletonScope();
   if (given.evaluationRunner) container.bind(EVALUATION_RUNNER).toConstantValue(given.evaluationRunner);
   else container.bind(EVALUATION_RUNNER).toService(EvaluationDelivery);
   container.bind(HookRegistry).toSelf().inSingletonScope();
@@ -148,6 +197,18 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   const registry = container.get(HookRegistry);
   const liveMatching = container.get(LiveMatching);
   registry.onChange(liveMatching);
+  const dispatcher = container.get(WebhookDispatcher);
+  dispatcher.onChange(liveMatching);
+  const deliveryLog = container.get(DeliveryLog);
+  let loop: DeliveryLoop | undefined;
+  const queue = container.get<DeliveryQueue>(DELIVERY_QUEUE);
+  const startDelivery = () => {
+    loop ??= startDeliveryLoop({ dispatcher, queue, retentionMs: delivery.retentionMs, logger });
+    const wake = loop.wake;
+    (queue as { onEnqueued?: (listener: () => void) => void }).onEnqueued?.(wake);
+    deliveryLog.onRedeliver(wake);
+    return loop;
+  };
   const keys = container.get(ApiKeys);
   const secrets = container.get(ConsumerSecrets);
   const evaluations = container.get(HookEvaluations);
@@ -157,6 +218,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     keys,
     secrets,
     evaluations,
+    deliveries: deliveryLog,
     logger,
     serverVersion: settings.serverVersion,
     requestsPerMinute: options.requestsPerMinute ?? 600,
@@ -180,11 +242,15 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     ingest,
     eventLog,
     liveMatching,
+    dispatcher,
+    deliveryLog,
+    startDelivery,
     app,
     router,
     middleware,
     async close() {
       await ingest.idle();
+      await loop?.stop();
       await container.get(EvaluationDelivery).idle();
       for (const close of closers.reverse()) await close();
     },

@@ -32,6 +32,13 @@ export async function startServer(
       network: config.network,
       maxHooksPerOwner: config.maxHooksPerOwner,
       requestsPerMinute: config.requestsPerMinute,
+      delivery: {
+        concurrency: config.deliveryConcurrency,
+        timeoutMs: config.deliveryTimeoutMs,
+        retryScheduleMs: config.retryScheduleMs,
+        retentionMs: config.deliveryRetentionMs,
+        allowPrivateTargets: config.allowPrivateTargets,
+      },
       adapters: { logger },
     });
   } catch (err) {
@@ -62,6 +69,7 @@ export async function startServer(
     data_dir: config.dataDir,
   });
 
+  stackhooks.startDelivery();
   const { ingest } = stackhooks;
   const wake = () => {
     ingest.wake().catch((err: unknown) => logger.error('block processing stopped', { error: String(err) }));

@@ -1,3 +1,4 @@
+import type { DeliveryAttempt, DeliveryRecord, DeliveryState } from '../delivery/delivery-record.js';
 import type { WebhookPayload } from '../payload/webhook-payload.js';
 
 /** Live payloads come from the chain; evaluation payloads from `POST /me/{uuid}/evaluate`. */
@@ -24,9 +25,23 @@ export type OutgoingPayload = {
   created_at: number;
 };
 
+/** A payload due for an attempt, with what the sender needs. */
+export type DueDelivery = { payload: OutgoingPayload; attempts: number };
+
+/** What an attempt decided: try again at a time, done, or given up on. */
+export type AttemptOutcome =
+  | { state: 'pending'; next_attempt_at: number }
+  | { state: 'delivered' }
+  | { state: 'failed'; reason: string };
+
+/** A page of one hook's delivery log, newest first. */
+export type DeliveryPage = { total: number; results: DeliveryRecord[] };
+
 /**
- * Where payloads wait for delivery. `enqueue` resolves only once they would survive a crash (the
- * chain event counts as processed right after); an id already queued is not queued twice.
+ * The outbox: where payloads wait for delivery, and the delivery log of what happened to them.
+ * `enqueue` resolves only once they would survive a crash (the chain event counts as processed
+ * right after); an id already queued is not queued twice. Per hook, payloads leave in the order
+ * they were queued: only a hook's oldest pending payload is ever due.
  */
 export interface DeliveryQueue {
   /** Store payloads durably, in order; per hook they go out in this order. */
@@ -37,8 +52,33 @@ export interface DeliveryQueue {
    * Result: hook uuid → block hash → transaction indexes.
    */
   sentApplies(blockHashes: readonly string[]): Promise<Map<string, Map<string, number[]>>>;
-  /** Forget a deleted hook: drop its queued payloads; nothing more is delivered for it. */
+  /** Forget a deleted hook: drop its queued payloads and its log; nothing more is delivered for it. */
   dropHook(hookUuid: string): Promise<void>;
+  /**
+   * Up to `limit` payloads due at `now`: for each hook not in `busy`, its oldest pending payload if
+   * its next attempt is due. Oldest due first.
+   */
+  due(now: number, limit: number, busy: ReadonlySet<string>): Promise<DueDelivery[]>;
+  /** The earliest next attempt of any pending payload (ms), or undefined when none is pending. */
+  nextDueAt(): Promise<number | undefined>;
+  /** Record an attempt and its outcome durably. */
+  recordAttempt(id: string, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void>;
+  /** Give up on every pending payload of a hook (it was interrupted): they become failed with `reason`. */
+  failPending(hookUuid: string, reason: string): Promise<void>;
+  /** A page of one hook's delivery log, newest first, optionally of one state. */
+  list(
+    hookUuid: string,
+    options: { state?: DeliveryState; offset: number; limit: number },
+  ): Promise<DeliveryPage>;
+  /** One record of a hook's log, or undefined. */
+  get(hookUuid: string, id: string): Promise<DeliveryRecord | undefined>;
+  /**
+   * Send a logged payload again: it becomes pending, due at `now`, behind the hook's other pending
+   * payloads, keeping its id and its attempts. Undefined when the hook has no such payload.
+   */
+  redeliver(hookUuid: string, id: string, now: number): Promise<DeliveryRecord | undefined>;
+  /** Forget delivered and failed payloads created before `before` (ms); returns how many. */
+  prune(before: number): Promise<number>;
 }
 
 export const DELIVERY_QUEUE = Symbol.for('stackhooks.DeliveryQueue');

@@ -13,6 +13,8 @@ export type InputShapes = {
   evaluate: { block_height?: number; index_block_hash?: string };
   'list-query': { offset: number; limit: number };
   uuid: string;
+  'deliveries-query': { state?: 'pending' | 'delivered' | 'failed'; offset: number; limit: number };
+  'delivery-id': string;
 };
 
 export type InputName = keyof InputShapes;

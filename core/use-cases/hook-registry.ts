@@ -8,6 +8,7 @@ import { DELIVERY_QUEUE, type DeliveryQueue } from '../ports/delivery-queue.js';
 import { HOOK_REPOSITORY, type HookRepository } from '../ports/hook-repository.js';
 import { ID_SOURCE, type IdSource } from '../ports/id-source.js';
 import { INPUT_VALIDATOR, type InputValidator } from '../ports/input-validator.js';
+import { TARGET_GUARD, type TargetGuard } from '../ports/target-guard.js';
 import { SERVICE_SETTINGS, type ServiceSettings } from '../settings.js';
 
 /** A page of hooks as the list route returns it. */
@@ -31,6 +32,7 @@ export class HookRegistry {
     @inject(ID_SOURCE) private readonly ids: IdSource,
     @inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
     @inject(DELIVERY_QUEUE) private readonly deliveries: DeliveryQueue,
+    @inject(TARGET_GUARD) private readonly targets: TargetGuard,
   ) {}
 
   /** Be told of every change made through this registry. */
@@ -42,6 +44,7 @@ export class HookRegistry {
   async register(owner: string, body: unknown): Promise<HookRecord> {
     const definition = this.input.check('definition', body);
     this.checkNetwork(definition);
+    await this.checkTarget(definition.action.url);
     const hook = createHook(owner, this.ids.uuid(), definition, this.clock.now());
     if (!(await this.hooks.insert(hook, this.settings.maxHooksPerOwner))) {
       throw new StackhooksError(
@@ -72,6 +75,7 @@ export class HookRegistry {
   async update(owner: string, uuid: unknown, body: unknown): Promise<HookRecord> {
     const id = this.input.check('uuid', uuid).toLowerCase();
     const update = this.input.check('definition-update', body);
+    if (update.action) await this.checkTarget(update.action.url);
     const hook = await this.hooks.update(owner, id, (current) => {
       const next = updateDefinition(current, update);
       this.input.check('definition', next.definition);
@@ -122,6 +126,12 @@ export class HookRegistry {
         },
       ]);
     }
+  }
+
+  // Webhooks must not reach loopback, private, link-local or metadata addresses (unless allowed).
+  private async checkTarget(url: string): Promise<void> {
+    const refusal = await this.targets.refusal(url);
+    if (refusal) throw invalidInput([{ field: 'action.url', message: refusal }]);
   }
 
   private notify(uuid: string, hook: StoredHook | undefined): void {

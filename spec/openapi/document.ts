@@ -24,6 +24,7 @@ export function buildOpenApiDocument(): Record<string, Json> {
       { name: 'status', description: 'Service status and this document; no key needed.' },
       { name: 'hooks', description: "The owner's hooks." },
       { name: 'secret', description: 'The consumer secret that signs deliveries.' },
+      { name: 'deliveries', description: "A hook's delivery log (beyond Hiro's API)." },
     ],
     paths: apiPaths(),
     components: {
@@ -41,6 +42,31 @@ export function buildOpenApiDocument(): Record<string, Json> {
           in: 'query',
           required: false,
           schema: { $ref: '#/components/schemas/ListQuery/properties/offset' },
+        },
+        DeliveryState: {
+          name: 'state',
+          in: 'query',
+          required: false,
+          schema: { $ref: '#/components/schemas/DeliveriesQuery/properties/state' },
+        },
+        DeliveryOffset: {
+          name: 'offset',
+          in: 'query',
+          required: false,
+          schema: { $ref: '#/components/schemas/DeliveriesQuery/properties/offset' },
+        },
+        DeliveryLimit: {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          schema: { $ref: '#/components/schemas/DeliveriesQuery/properties/limit' },
+        },
+        DeliveryId: {
+          name: 'id',
+          in: 'path',
+          required: true,
+          description: "The payload's id (its `webhook-id`).",
+          schema: componentRef('DeliveryId'),
         },
         Limit: {
           name: 'limit',

@@ -220,5 +220,41 @@ export function apiPaths(): Record<string, Json> {
         415,
       ),
     },
+    '/me/{uuid}/deliveries': {
+      parameters: [uuidParam],
+      get: hookOperation(
+        {
+          operationId: 'listDeliveries',
+          tags: ['deliveries'],
+          summary: "List a hook's delivery log",
+          description:
+            'Every payload queued for the hook, newest first, with its state, block range and every attempt (time, status code or error, latency). Delivered and failed payloads are kept for the retention period.',
+          parameters: [
+            { $ref: '#/components/parameters/DeliveryState' },
+            { $ref: '#/components/parameters/DeliveryOffset' },
+            { $ref: '#/components/parameters/DeliveryLimit' },
+          ],
+          responses: { '200': jsonBody('DeliveryList', 'A page of the delivery log.') },
+        },
+        400,
+        404,
+      ),
+    },
+    '/me/{uuid}/deliveries/{id}/redeliver': {
+      parameters: [uuidParam, { $ref: '#/components/parameters/DeliveryId' }],
+      post: hookOperation(
+        {
+          operationId: 'redeliver',
+          tags: ['deliveries'],
+          summary: 'Send a logged payload again',
+          description:
+            "The payload becomes pending again, behind the hook's other pending payloads, with the same `webhook-id`.",
+          responses: { '200': jsonBody('DeliveryRecord', 'The payload, pending again.') },
+        },
+        400,
+        404,
+        409,
+      ),
+    },
   };
 }

@@ -2,6 +2,8 @@
 import bulkEnable from './bulk-enable.json' with { type: 'json' };
 import common from './common.json' with { type: 'json' };
 import definitionUpdate from './definition-update.json' with { type: 'json' };
+import deliveriesQuery from './deliveries-query.json' with { type: 'json' };
+import deliveryId from './delivery-id.json' with { type: 'json' };
 import definition from './definition.json' with { type: 'json' };
 import enable from './enable.json' with { type: 'json' };
 import evaluate from './evaluate.json' with { type: 'json' };
@@ -14,7 +16,15 @@ export type JsonSchemaDocument = { readonly $id: string; readonly [keyword: stri
 
 /** The names of the API inputs, one schema each. */
 export type InputSchemaName =
-  'definition' | 'definition-update' | 'enable' | 'bulk-enable' | 'evaluate' | 'list-query' | 'uuid';
+  | 'definition'
+  | 'definition-update'
+  | 'enable'
+  | 'bulk-enable'
+  | 'evaluate'
+  | 'list-query'
+  | 'uuid'
+  | 'deliveries-query'
+  | 'delivery-id';
 
 /** Where the schemas' `$id`s live (an identifier, never fetched); `$ref`s between files are relative to it. */
 export const SCHEMA_BASE_URI = 'https://stackhooks.invalid/schemas/';
@@ -28,6 +38,8 @@ export const inputSchemas: Readonly<Record<InputSchemaName, JsonSchemaDocument>>
   evaluate,
   'list-query': listQuery,
   uuid,
+  'deliveries-query': deliveriesQuery,
+  'delivery-id': deliveryId,
 };
 
 /** The shared definitions: identifier patterns, the 18 filters, the parts of a definition. */

@@ -29,6 +29,8 @@ const ROUTES: [string, string, string][] = [
   ['post', '/me/secret', '200'],
   ['get', '/me/secret', '200'],
   ['delete', '/me/secret', '204'],
+  ['get', '/me/{uuid}/deliveries', '200'],
+  ['post', '/me/{uuid}/deliveries/{id}/redeliver', '200'],
 ];
 
 function operations(): [string, string, JsonObject][] {

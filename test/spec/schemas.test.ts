@@ -20,6 +20,8 @@ describe('spec/schemas', () => {
       'evaluate',
       'list-query',
       'uuid',
+      'deliveries-query',
+      'delivery-id',
     ]);
     for (const [name, schema] of Object.entries(inputSchemas)) {
       expect(schema.$id).to.equal(`${SCHEMA_BASE_URI}${name}.json`);

@@ -15,7 +15,8 @@ export function sampleDefinition(overrides: Partial<ChainhookDefinition> = {}): 
         },
       ],
     },
-    action: { type: 'http_post', url: 'https://example.com/webhooks/stacks' },
+    // Port 9 (discard) on loopback: nothing listens, so a stray delivery goes nowhere.
+    action: { type: 'http_post', url: 'http://127.0.0.1:9/webhooks/stacks' },
     options: { decode_clarity_values: true },
     ...overrides,
   };

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { MemoryDeliveryQueue } from '../../adapters/delivery-memory/index.js';
+import { MemoryOutbox } from '../../adapters/outbox/index.js';
 import { silentLogger } from '../../adapters/system/index.js';
 import { createStackhooks, type Stackhooks } from '../../apps/server/container.js';
 import type { HookRecord } from '../../core/hooks/record.js';
@@ -11,7 +11,7 @@ import { makeTempDir } from './temp-dir.js';
 /** A whole stackhooks instance (lowdb, archive, matcher) with an in-memory queue to look at. */
 export type LiveStack = {
   stackhooks: Stackhooks;
-  queue: MemoryDeliveryQueue;
+  queue: MemoryOutbox;
   owner: string;
   /** Register a hook for `owner` from a partial definition. */
   register(overrides: Parameters<typeof sampleDefinition>[0]): Promise<HookRecord>;
@@ -25,10 +25,11 @@ export type LiveStack = {
 /** Build a live stack in a fresh data folder. */
 export async function startLiveStack(network: Network = 'mainnet'): Promise<LiveStack> {
   const dataDir = await makeTempDir();
-  const queue = new MemoryDeliveryQueue();
+  const queue = new MemoryOutbox();
   const stackhooks = await createStackhooks({
     dataDir,
     network,
+    delivery: { allowPrivateTargets: true },
     adapters: { deliveries: queue, logger: silentLogger },
   });
   const owner = 'tester';

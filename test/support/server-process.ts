@@ -32,6 +32,7 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
       ...process.env,
       STACKHOOKS_HOST: '127.0.0.1',
       STACKHOOKS_OBSERVER_PORT: '0',
+      STACKHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
       ...env,
       STACKHOOKS_PORT: port,
     },

@@ -19,7 +19,8 @@ const validator = createAjvInputValidator();
 const addFormats = addFormatsModule.default;
 // The client's TypeBox schemas are plain JSON Schema (draft-07) with TypeBox's own symbol keys.
 const clientAjv = addFormats(new Ajv({ strict: false }));
-const CLIENT_SCHEMAS: Record<Exclude<InputName, 'list-query'>, object> = {
+// The delivery log is ours alone: the client has no schema for it.
+const CLIENT_SCHEMAS: Record<Exclude<InputName, 'list-query' | 'deliveries-query' | 'delivery-id'>, object> = {
   definition: StacksChainhookDefinitionSchema,
   'definition-update': UpdateChainhookRequestSchema,
   enable: EnableChainhookRequestSchema,

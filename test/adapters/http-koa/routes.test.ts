@@ -68,6 +68,24 @@ describe('routes, prefixes and response headers', () => {
     }
   });
 
+  it('documents in the OpenAPI document exactly the routes the router serves', async () => {
+    const { body: doc } = await send(t.baseUrl, 'GET', '/chainhooks/v1/openapi.json');
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, item]) =>
+        Object.keys(item)
+          .filter((m) => ['get', 'post', 'patch', 'delete', 'put'].includes(m))
+          .map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+    const served = t.server.stackhooks.router.stack
+      .filter((layer) => String(layer.path).startsWith('/chainhooks/v1') && layer.methods.length > 0)
+      .flatMap((layer) =>
+        layer.methods
+          .filter((m) => m !== 'HEAD')
+          .map((m) => `${m} ${String(layer.path).replace('/chainhooks/v1', '') || '/'}`),
+      );
+    expect([...new Set(served)].sort()).to.deep.equal([...new Set(documented)].sort());
+  });
+
   it('answers enabling an expired hook with a 409 that says how to fix it', async () => {
     const { body: hook } = await send(t.baseUrl, 'POST', '/chainhooks/me', {
       key,

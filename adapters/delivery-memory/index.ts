@@ -1,1 +1,0 @@
-export { MemoryDeliveryQueue } from './memory-delivery-queue.js';

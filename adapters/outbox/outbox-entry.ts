@@ -1,0 +1,67 @@
+import type { DeliveryAttempt, DeliveryRecord, DeliveryState } from '../../core/delivery/delivery-record.js';
+import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
+import type { WebhookPayload } from '../../core/payload/webhook-payload.js';
+
+/** A payload without its body: what the log keeps once the body is let go. */
+export type PayloadMeta = Omit<OutgoingPayload, 'body'>;
+
+/** One payload in the outbox, as the state machine holds it (mutable, never handed out). */
+export type OutboxEntry = {
+  /** Enqueue order, the tie-break after `created_at` for the log and after the due time for heads. */
+  seq: number;
+  meta: PayloadMeta;
+  /** Shared with the caller that queued it and never edited; undefined once let go. */
+  body: WebhookPayload | undefined;
+  state: DeliveryState;
+  next_attempt_at: number | null;
+  failure_reason: string | null;
+  attempts: DeliveryAttempt[];
+  /** When the delivering attempt started: the start of the body's grace period. */
+  delivered_at: number | null;
+};
+
+/** The metadata of a payload, copied so later edits by the caller cannot reach the outbox. */
+export function metaOf(payload: OutgoingPayload | PayloadMeta): PayloadMeta {
+  return {
+    id: payload.id,
+    hook_uuid: payload.hook_uuid,
+    owner: payload.owner,
+    url: payload.url,
+    kind: payload.kind,
+    apply: payload.apply.map((ref) => ({
+      index: ref.index,
+      hash: ref.hash,
+      tx_indexes: [...ref.tx_indexes],
+    })),
+    rollback: payload.rollback.map((ref) => ({ index: ref.index, hash: ref.hash })),
+    created_at: payload.created_at,
+  };
+}
+
+/** The payload to send; the body is shared, not copied (it can be megabytes and is read-only). */
+export function payloadOf(entry: OutboxEntry): OutgoingPayload {
+  if (!entry.body) throw new Error(`outbox invariant broken: payload ${entry.meta.id} has no body`);
+  return { ...metaOf(entry.meta), body: entry.body };
+}
+
+/** The record as the delivery log shows it: a copy the caller may keep. */
+export function recordOf(entry: OutboxEntry): DeliveryRecord {
+  const meta = metaOf(entry.meta);
+  return {
+    id: meta.id,
+    hook_uuid: meta.hook_uuid,
+    kind: meta.kind,
+    state: entry.state,
+    apply: meta.apply,
+    rollback: meta.rollback,
+    created_at: meta.created_at,
+    next_attempt_at: entry.next_attempt_at,
+    failure_reason: entry.failure_reason,
+    attempts: entry.attempts.map((attempt) => ({ ...attempt })),
+  };
+}
+
+/** Log order: by creation time, then by enqueue order. */
+export function logBefore(a: OutboxEntry, b: OutboxEntry): boolean {
+  return a.meta.created_at < b.meta.created_at || (a.meta.created_at === b.meta.created_at && a.seq < b.seq);
+}

@@ -1,0 +1,69 @@
+import type { Logger } from '../../core/ports/logger.js';
+import type { DeliveryQueue } from '../../core/ports/delivery-queue.js';
+import type { WebhookDispatcher } from '../../core/use-cases/webhook-dispatcher.js';
+
+/** The longest the loop sleeps, so a clock jump or a missed wake-up costs at most this. */
+const MAX_SLEEP_MS = 1_000;
+/** How often delivered and failed payloads past the retention are pruned. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+/** A running delivery loop. */
+export type DeliveryLoop = {
+  /** Start due payloads now (after an enqueue or a redelivery). */
+  wake(): void;
+  /** Start nothing new; wait for attempts in flight. */
+  stop(): Promise<void>;
+};
+
+/**
+ * Drive the dispatcher: pump at once when payloads arrive, and otherwise sleep until the next
+ * pending payload is due (at most a second). Retention is applied at start and then hourly.
+ */
+export function startDeliveryLoop(options: {
+  dispatcher: WebhookDispatcher;
+  queue: DeliveryQueue;
+  retentionMs: number;
+  logger: Logger;
+}): DeliveryLoop {
+  const { dispatcher, queue, logger } = options;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  const schedule = async () => {
+    if (stopped) return;
+    const next = await dispatcher.nextDueAt().catch(() => undefined);
+    const wait = next === undefined ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, Math.max(0, next - Date.now()));
+    clearTimeout(timer);
+    timer = setTimeout(tick, wait);
+  };
+  const tick = () => {
+    dispatcher.pump().finally(() => void schedule());
+  };
+  const prune = () =>
+    queue
+      .prune(Date.now() - options.retentionMs)
+      .then((count) => count > 0 && logger.info('delivery log pruned', { payloads: count }))
+      .catch((err: unknown) => logger.error('delivery log prune failed', { error: String(err) }));
+  const pruner = setInterval(prune, PRUNE_EVERY_MS);
+  pruner.unref();
+  void prune();
+  tick();
+
+  return {
+    wake: tick,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      clearInterval(pruner);
+      await dispatcher.stop();
+    },
+  };
+}
+
+/** Parse a duration like `500ms`, `30s`, `2m`, `1h`, `7d` or a bare number of milliseconds. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(text);
+  if (!match) return undefined;
+  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] ?? 'ms']!;
+  return Math.round(Number(match[1]) * unit);
+}

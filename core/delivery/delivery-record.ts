@@ -1,0 +1,33 @@
+import type { AppliedBlockRef, BlockRef, DeliveryKind } from '../ports/delivery-queue.js';
+
+/** Where a payload is: waiting (first try or a retry), received by the target, or given up on. */
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+export const DELIVERY_STATES: readonly DeliveryState[] = ['pending', 'delivered', 'failed'];
+
+/** One try to POST a payload: when, and what came back (a status code, or an error). */
+export type DeliveryAttempt = {
+  /** Milliseconds since the unix epoch when the attempt started. */
+  at: number;
+  /** The HTTP status the target answered, when it answered. */
+  status_code: number | null;
+  /** What went wrong, when the attempt failed (`connection refused`, `timeout after 10000 ms`, `HTTP 500`, …). */
+  error: string | null;
+  latency_ms: number;
+};
+
+/** A payload as the delivery log shows it: its state, its blocks and every attempt. */
+export type DeliveryRecord = {
+  id: string;
+  hook_uuid: string;
+  kind: DeliveryKind;
+  state: DeliveryState;
+  apply: AppliedBlockRef[];
+  rollback: BlockRef[];
+  created_at: number;
+  /** When the next attempt is due (pending only), ms since the epoch. */
+  next_attempt_at: number | null;
+  /** Why it was given up on (failed only). */
+  failure_reason: string | null;
+  attempts: DeliveryAttempt[];
+};

@@ -1,0 +1,186 @@
+import { inject, injectable } from 'inversify';
+import type { DeliveryAttempt } from '../delivery/delivery-record.js';
+import { describeFailure, isSuccess, nextStep } from '../delivery/retry-policy.js';
+import { signPayload } from '../delivery/sign-payload.js';
+import { interruptHook, toUnixSeconds } from '../hooks/lifecycle.js';
+import { ACCOUNT_STORE, type AccountStore } from '../ports/account-store.js';
+import { CLOCK, type Clock } from '../ports/clock.js';
+import {
+  DELIVERY_QUEUE,
+  type DeliveryQueue,
+  type DueDelivery,
+  type OutgoingPayload,
+} from '../ports/delivery-queue.js';
+import { HOOK_REPOSITORY, type HookRepository } from '../ports/hook-repository.js';
+import { LOGGER, type Logger } from '../ports/logger.js';
+import { WEBHOOK_SENDER, type WebhookSender } from '../ports/webhook-sender.js';
+import {
+  DELIVERY_SETTINGS,
+  SERVICE_SETTINGS,
+  type DeliverySettings,
+  type ServiceSettings,
+} from '../settings.js';
+import type { HookChangeListener } from './hook-registry.js';
+
+/** Jitter for retry waits; replaced in tests to make schedules exact. */
+export const DELIVERY_RANDOM = Symbol.for('stackhooks.DeliveryRandom');
+
+/** The headers of compat.md section 7 for one attempt; the secret ones only when the owner has a secret. */
+export function webhookHeaders(
+  payload: OutgoingPayload,
+  body: string,
+  timestampSeconds: number,
+  secret: string | null,
+  serverVersion: string,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': `stackhooks/${serverVersion}`,
+    'webhook-id': payload.id,
+    'webhook-timestamp': String(timestampSeconds),
+  };
+  if (secret) {
+    headers.authorization = `Bearer ${secret}`;
+    headers['x-chainhook-consumer-secret'] = secret;
+    headers['webhook-signature'] = signPayload(secret, payload.id, timestampSeconds, body);
+  }
+  return headers;
+}
+
+/**
+ * Sends queued payloads: one at a time per hook, in queue order, up to `concurrency` hooks in
+ * parallel. Each attempt reads the owner's consumer secret and the hook's URL afresh (a rotation
+ * or a PATCH takes effect on the next attempt). When a live payload's retries are used up, the hook
+ * is interrupted and disabled and its other pending payloads are failed, visibly, in the log.
+ */
+@injectable()
+export class WebhookDispatcher {
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly listeners: HookChangeListener[] = [];
+  private pumping: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    @inject(DELIVERY_QUEUE) private readonly queue: DeliveryQueue,
+    @inject(WEBHOOK_SENDER) private readonly sender: WebhookSender,
+    @inject(ACCOUNT_STORE) private readonly accounts: AccountStore,
+    @inject(HOOK_REPOSITORY) private readonly hooks: HookRepository,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(LOGGER) private readonly logger: Logger,
+    @inject(DELIVERY_SETTINGS) private readonly settings: DeliverySettings,
+    @inject(SERVICE_SETTINGS) private readonly service: ServiceSettings,
+    @inject(DELIVERY_RANDOM) private readonly random: () => number,
+  ) {}
+
+  /** Be told when delivery interrupts a hook. */
+  onChange(listener: HookChangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Start every due payload that a free slot allows; calls while busy coalesce into one more round. */
+  pump(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.pumping) {
+      this.again = true;
+      return this.pumping;
+    }
+    this.pumping = this.startDue()
+      .catch((err: unknown) => this.logger.error('delivery round failed', { error: String(err) }))
+      .finally(() => {
+        this.pumping = undefined;
+        if (this.again) {
+          this.again = false;
+          void this.pump();
+        }
+      });
+    return this.pumping;
+  }
+
+  /** When the next pending payload is due (ms), for the caller's timer. */
+  nextDueAt(): Promise<number | undefined> {
+    return this.queue.nextDueAt();
+  }
+
+  /** Resolves when no attempt is in flight. */
+  async idle(): Promise<void> {
+    while (this.pumping || this.inFlight.size > 0) {
+      await Promise.all([this.pumping, ...this.inFlight.values()]);
+    }
+  }
+
+  /** Start no new attempt; let those in flight finish. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.idle();
+  }
+
+  private async startDue(): Promise<void> {
+    for (;;) {
+      const free = this.settings.concurrency - this.inFlight.size;
+      if (free <= 0) return;
+      const due = await this.queue.due(this.clock.now(), free, new Set(this.inFlight.keys()));
+      if (due.length === 0) return;
+      for (const delivery of due) {
+        const hook = delivery.payload.hook_uuid;
+        const work = this.attempt(delivery)
+          .catch((err: unknown) =>
+            this.logger.error('delivery attempt failed to record', {
+              id: delivery.payload.id,
+              error: String(err),
+            }),
+          )
+          .finally(() => {
+            this.inFlight.delete(hook);
+            void this.pump();
+          });
+        this.inFlight.set(hook, work);
+      }
+    }
+  }
+
+  private async attempt({ payload, attempts }: DueDelivery): Promise<void> {
+    const hook = await this.hooks.get(payload.owner, payload.hook_uuid);
+    const url = hook?.definition.action.url ?? payload.url;
+    const body = JSON.stringify(payload.body);
+    const startedAt = this.clock.now();
+    const secret = await this.accounts.getConsumerSecret(payload.owner);
+    const headers = webhookHeaders(
+      payload,
+      body,
+      toUnixSeconds(startedAt),
+      secret,
+      this.service.serverVersion,
+    );
+    const result = await this.sender.send({ url, headers, body, timeoutMs: this.settings.timeoutMs });
+    const attempt: DeliveryAttempt = {
+      at: startedAt,
+      status_code: result.status,
+      error: isSuccess(result.status) ? null : describeFailure(result),
+      latency_ms: result.latencyMs,
+    };
+    const step = nextStep(result, attempts + 1, this.settings.retryScheduleMs, this.random);
+    if (step.kind === 'delivered') {
+      await this.queue.recordAttempt(payload.id, attempt, { state: 'delivered' });
+    } else if (step.kind === 'retry') {
+      await this.queue.recordAttempt(payload.id, attempt, {
+        state: 'pending',
+        next_attempt_at: this.clock.now() + step.delayMs,
+      });
+    } else {
+      await this.queue.recordAttempt(payload.id, attempt, { state: 'failed', reason: step.reason });
+      // A failed evaluation never interrupts the hook (compat.md section 6).
+      if (payload.kind === 'live') await this.interrupt(payload, step.reason);
+    }
+  }
+
+  private async interrupt(payload: OutgoingPayload, reason: string): Promise<void> {
+    const updated = await this.hooks.update(payload.owner, payload.hook_uuid, interruptHook);
+    await this.queue.failPending(
+      payload.hook_uuid,
+      `hook interrupted after payload ${payload.id} failed: ${reason}`,
+    );
+    this.logger.error('hook interrupted', { hook: payload.hook_uuid, payload: payload.id, reason });
+    if (updated) for (const listener of this.listeners) listener.hookChanged(updated.uuid, updated);
+  }
+}

@@ -1,0 +1,268 @@
+import { spawn } from 'node:child_process';
+import { appendFile, copyFile, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { expect } from 'chai';
+import { BodyGoneError, openFsOutbox, type FsOutbox } from '../../../adapters/outbox/index.js';
+import {
+  T0,
+  attemptAt,
+  deliveryQueueContract,
+  drain,
+  outgoing,
+} from '../../contracts/delivery-queue.contract.js';
+import { makeTempDir } from '../../support/temp-dir.js';
+
+const journals = async (dir: string) => (await readdir(dir)).filter((n) => n.startsWith('journal-')).sort();
+const none: ReadonlySet<string> = new Set();
+
+deliveryQueueContract('FsOutbox', async () => {
+  const dir = await makeTempDir('stackhooks-outbox-');
+  let current = await openFsOutbox(dir);
+  return {
+    queue: current,
+    async reopen() {
+      await current.close();
+      current = await openFsOutbox(dir);
+      return current;
+    },
+    async cleanup() {
+      await current.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+// The same, with compaction so frequent that most reopens replay a snapshot rather than the changes.
+deliveryQueueContract('FsOutbox, compacting constantly', async () => {
+  const dir = await makeTempDir('stackhooks-outbox-');
+  let current = await openFsOutbox(dir, { compactAtBytes: 1 });
+  return {
+    queue: current,
+    async reopen() {
+      await current.close();
+      current = await openFsOutbox(dir, { compactAtBytes: 1 });
+      return current;
+    },
+    async cleanup() {
+      await current.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('FsOutbox', () => {
+  let dir: string;
+  const opened: FsOutbox[] = [];
+  const open = async (options?: Parameters<typeof openFsOutbox>[1]) => {
+    const outbox = await openFsOutbox(dir, options);
+    opened.push(outbox);
+    return outbox;
+  };
+  beforeEach(async () => {
+    dir = await makeTempDir('stackhooks-outbox-');
+  });
+  afterEach(async () => {
+    for (const outbox of opened.splice(0)) await outbox.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('cuts off a torn tail on open and appends after the last intact record', async () => {
+    const [a, b, c] = [outgoing('h1'), outgoing('h1'), outgoing('h1')];
+    const first = await open();
+    await first.enqueue([a, b]);
+    await first.close();
+    const [journal] = await journals(dir);
+    const intact = (await stat(join(dir, journal))).size;
+    await appendFile(join(dir, journal), Buffer.from([200, 0, 0, 0, 1, 2, 3, 4, 123, 34]));
+    const second = await open();
+    expect((await stat(join(dir, journal))).size).to.equal(intact);
+    await second.enqueue([c]);
+    await second.close();
+    // A zero-filled tail (space allocated, data never written) is torn too, not a run of empty records.
+    await appendFile(join(dir, journal), Buffer.alloc(64));
+    const third = await open();
+    expect(await drain(third)).to.deep.equal([a.id, b.id, c.id]);
+  });
+
+  it('resolves many concurrent changes once written, and keeps every one of them', async () => {
+    const outbox = await open();
+    const payloads = Array.from({ length: 300 }, (_, i) => outgoing(`h${i % 7}`, { created_at: T0 + i }));
+    await Promise.all(payloads.map((p) => outbox.enqueue([p])));
+    await Promise.all(
+      payloads.slice(0, 7).map((p) => outbox.recordAttempt(p.id, attemptAt(T0, 200), { state: 'delivered' })),
+    );
+    await outbox.close();
+    const again = await open();
+    const sent = await drain(again);
+    expect(sent).to.have.length(293);
+    for (let h = 0; h < 7; h++) {
+      const expected = payloads.filter((p, i) => p.hook_uuid === `h${h}` && i >= 7).map((p) => p.id);
+      expect(sent.filter((id) => id.startsWith(`msg_h${h}_`))).to.deep.equal(expected);
+    }
+  });
+
+  it('compacts past compactAtBytes into one new generation that keeps pending bodies and the log', async () => {
+    const hooks = ['h0', 'h1', 'h2'];
+    const outbox = await open({ compactAtBytes: 40_000 });
+    const payloads = Array.from({ length: 90 }, (_, i) =>
+      outgoing(hooks[i % 3], { pad: 1000, created_at: T0 + i }),
+    );
+    for (const [i, p] of payloads.entries()) {
+      await outbox.enqueue([p]);
+      if (i % 6 === 5) await deliverHeads(outbox, T0 + i);
+    }
+    const files = await journals(dir);
+    expect(files).to.have.length(1);
+    expect(files[0]).to.not.equal('journal-000000000001.log');
+    const before = await Promise.all(hooks.map((h) => outbox.list(h, { offset: 0, limit: 100 })));
+    await outbox.close();
+
+    const again = await open({ compactAtBytes: 40_000 });
+    expect(await Promise.all(hooks.map((h) => again.list(h, { offset: 0, limit: 100 })))).to.deep.equal(
+      before,
+    );
+    const due = await again.due(T0 + 1e9, 10, none);
+    expect(due).to.have.length(3);
+    for (const { payload } of due) expect(payload).to.deep.equal(payloads.find((p) => p.id === payload.id));
+    const sent = await drain(again);
+    hooks.forEach((h, k) => {
+      const pending = before[k].results.filter((r) => r.state === 'pending').map((r) => r.id);
+      expect(sent.filter((id) => id.startsWith(`msg_${h}_`))).to.deep.equal(pending.reverse());
+    });
+  });
+
+  it('compacts on prune: forgotten records and old delivered bodies leave the journal, failed bodies stay', async () => {
+    const outbox = await open({ keepDeliveredBodiesMs: 1000 });
+    const [done, failed] = [outgoing('h1', { pad: 50 }), outgoing('h2', { pad: 50 })];
+    const old = outgoing('h3', { created_at: T0 - 100 });
+    await outbox.enqueue([done, failed, old, outgoing('h4', { created_at: T0 + 5000 })]);
+    await outbox.recordAttempt(done.id, attemptAt(T0 + 10, 200), { state: 'delivered' });
+    await outbox.recordAttempt(failed.id, attemptAt(T0 + 10), { state: 'failed', reason: 'no' });
+    await outbox.recordAttempt(old.id, attemptAt(T0 + 10, 200), { state: 'delivered' });
+    expect(await outbox.prune(T0 - 1)).to.equal(1);
+    const files = await journals(dir);
+    expect(files).to.deep.equal(['journal-000000000002.log']);
+    const text = await readFile(join(dir, files[0]), 'utf8');
+    expect(text).to.not.include(done.body.chainhook.name);
+    expect(text).to.not.include(old.id);
+    expect(text).to.include(failed.body.chainhook.name);
+    await outbox.close();
+
+    const again = await open({ keepDeliveredBodiesMs: 1000 });
+    expect(await again.get('h1', done.id)).to.include({ state: 'delivered' });
+    expect(await again.redeliver('h1', done.id, T0 + 6000).catch((e: unknown) => e)).to.be.instanceOf(
+      BodyGoneError,
+    );
+    expect(await again.redeliver('h2', failed.id, T0 + 6000)).to.include({ state: 'pending' });
+    const due = await again.due(T0 + 6000, 10, none);
+    expect(due.find((d) => d.payload.id === failed.id)?.payload).to.deep.equal(failed);
+  });
+
+  it('replays the newest generation and removes what a crash during compaction left behind', async () => {
+    const outbox = await open();
+    const p = outgoing('h1');
+    await outbox.enqueue([p]);
+    await outbox.close();
+    await copyFile(join(dir, 'journal-000000000001.log'), join(dir, 'journal-000000000002.log'));
+    await writeFile(join(dir, 'journal-000000000003.log.tmp'), 'half a snapshot');
+    const again = await open();
+    expect(await journals(dir)).to.deep.equal(['journal-000000000002.log']);
+    expect(await drain(again)).to.deep.equal([p.id]);
+  });
+
+  it('refuses to open a journal holding an entry it does not know rather than replay part of it', async () => {
+    const payload = Buffer.from(JSON.stringify({ t: 'from_the_future' }));
+    const header = Buffer.alloc(8);
+    header.writeUInt32LE(payload.length, 0);
+    header.writeUInt32LE(crc32(payload), 4);
+    await writeFile(join(dir, 'journal-000000000001.log'), Buffer.concat([header, payload]));
+    const error = await openFsOutbox(dir).catch((e: unknown) => e);
+    expect(String(error)).to.include('from_the_future');
+  });
+
+  it('refuses changes once closed', async () => {
+    const outbox = await openFsOutbox(dir);
+    await outbox.close();
+    expect(String(await outbox.enqueue([outgoing('h1')]).catch((e: unknown) => e))).to.include('closed');
+  });
+
+  it('keeps every acknowledged payload, in order per hook, when its writer is killed with SIGKILL', async function () {
+    this.timeout(60_000);
+    const lines = await runAndKill(dir, 600);
+    const acked = lines.filter((l) => l.startsWith('E ')).map((l) => l.slice(2));
+    const delivered = lines.filter((l) => l.startsWith('D ')).map((l) => l.slice(2));
+    const retried = lines.filter((l) => l.startsWith('R ')).map((l) => l.slice(2));
+    expect(acked.length).to.be.at.least(600);
+    expect(delivered.length).to.be.greaterThan(0);
+    expect(retried.length).to.be.greaterThan(0);
+    const outbox = await open();
+    const hookOf = (id: string) => `hook-${Number(id.slice(1)) % 50}`;
+    for (const id of acked) expect(await outbox.get(hookOf(id), id), id).to.not.equal(undefined);
+    for (const id of delivered) expect(await outbox.get(hookOf(id), id)).to.include({ state: 'delivered' });
+    for (const id of retried) expect((await outbox.get(hookOf(id), id))?.attempts.length).to.be.at.least(1);
+    const sent = await drain(outbox);
+    for (let h = 0; h < 50; h++) {
+      const numbers = sent.filter((id) => hookOf(id) === `hook-${h}`).map((id) => Number(id.slice(1)));
+      expect(numbers, `hook-${h}`).to.deep.equal([...numbers].sort((a, b) => a - b));
+    }
+    expect(new Set(sent).size).to.equal(sent.length);
+  });
+});
+
+/** Deliver the head of each hook due at `now`, one round. */
+async function deliverHeads(outbox: FsOutbox, now: number): Promise<void> {
+  for (const { payload } of await outbox.due(now, 10, none))
+    await outbox.recordAttempt(payload.id, attemptAt(now, 200), { state: 'delivered' });
+}
+
+// The writer: five hooks at a time enqueue concurrently (so fsyncs are shared); every few rounds
+// it retries or delivers some heads. Each line is printed only once its call resolved.
+const WRITER = `
+  import { openFsOutbox } from './adapters/outbox/index.ts';
+  const outbox = await openFsOutbox(process.argv[1]);
+  const say = (line) => process.stdout.write(line + '\\n');
+  const payload = (i) => ({
+    id: 'p' + i, hook_uuid: 'hook-' + (i % 50), owner: 'o', url: 'https://example.com', kind: 'live',
+    apply: [{ index: i, hash: '0x' + i, tx_indexes: [0] }], rollback: [], created_at: 1000 + i,
+    body: { chainhook: { uuid: 'hook-' + (i % 50), name: 'x'.repeat((i * 37) % 4000) },
+            event: { chain: 'stacks', network: 'mainnet', apply: [], rollback: [] } },
+  });
+  for (let round = 0; ; round++) {
+    await Promise.all([0, 1, 2, 3, 4].map((k) => {
+      const i = round * 5 + k;
+      return outbox.enqueue([payload(i)]).then(() => say('E p' + i));
+    }));
+    if (round % 3 !== 2) continue;
+    const due = await outbox.due(1e15, 4, new Set());
+    await Promise.all(due.map(({ payload, attempts }) => attempts === 0
+      ? outbox.recordAttempt(payload.id, { at: 1, status_code: 500, error: 'HTTP 500', latency_ms: 1 },
+          { state: 'pending', next_attempt_at: 2000 + round }).then(() => say('R ' + payload.id))
+      : outbox.recordAttempt(payload.id, { at: 2, status_code: 200, error: null, latency_ms: 1 },
+          { state: 'delivered' }).then(() => say('D ' + payload.id))));
+  }`;
+
+/** Run the writer until it has acknowledged `atLeast` payloads, SIGKILL it, and return its lines. */
+async function runAndKill(dir: string, atLeast: number): Promise<string[]> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', WRITER, dir], {
+    cwd: process.cwd(),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines: string[] = [];
+  let partial = '';
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`writer exited by itself (${code})`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      const parts = (partial + chunk.toString()).split('\n');
+      partial = parts.pop()!;
+      lines.push(...parts);
+      if (lines.filter((l) => l.startsWith('E ')).length >= atLeast) {
+        child.removeAllListeners('exit');
+        child.kill('SIGKILL');
+        resolve();
+      }
+    });
+  });
+  await new Promise((r) => child.once('exit', r));
+  return lines;
+}

@@ -1,0 +1,325 @@
+import { expect } from 'chai';
+import type { DeliveryAttempt } from '../../core/delivery/delivery-record.js';
+import type { DeliveryQueue, OutgoingPayload } from '../../core/ports/delivery-queue.js';
+
+/** An outbox under test; `reopen` (when it persists) closes it and opens the same data again. */
+export type DeliveryQueueSubject = {
+  queue: DeliveryQueue;
+  reopen?: () => Promise<DeliveryQueue>;
+  cleanup(): Promise<void>;
+};
+
+/** A fixed start time, so due times read as offsets from it. */
+export const T0 = 1_700_000_000_000;
+let sequence = 0;
+
+/** An outgoing payload for `hook`; `pad` grows the body by that many characters. */
+export function outgoing(
+  hook: string,
+  options: Partial<Pick<OutgoingPayload, 'id' | 'kind' | 'apply' | 'rollback' | 'created_at'>> & {
+    pad?: number;
+  } = {},
+): OutgoingPayload {
+  const id = options.id ?? `msg_${hook}_${++sequence}`;
+  return {
+    id,
+    hook_uuid: hook,
+    owner: 'owner-1',
+    url: `https://example.com/${hook}`,
+    kind: options.kind ?? 'live',
+    apply: options.apply ?? [],
+    rollback: options.rollback ?? [],
+    body: {
+      chainhook: { uuid: hook, name: `${id}${'x'.repeat(options.pad ?? 0)}` },
+      event: { chain: 'stacks', network: 'mainnet', apply: [], rollback: [] },
+    },
+    created_at: options.created_at ?? T0,
+  };
+}
+
+/** An attempt at `at` that the target answered with `status`. */
+export function attemptAt(at: number, status = 500): DeliveryAttempt {
+  return { at, status_code: status, error: status >= 300 ? `HTTP ${status}` : null, latency_ms: 12 };
+}
+
+const none: ReadonlySet<string> = new Set();
+const ids = (payloads: { id: string }[]) => payloads.map((p) => p.id);
+const dueIds = async (queue: DeliveryQueue, now: number, limit = 100, busy = none) =>
+  (await queue.due(now, limit, busy)).map((d) => d.payload.id);
+
+/** Deliver everything due until nothing is left; returns the ids in the order they went out. */
+export async function drain(queue: DeliveryQueue, now = T0 + 1e12): Promise<string[]> {
+  const sent: string[] = [];
+  for (let due = await queue.due(now, 1000, none); due.length > 0; due = await queue.due(now, 1000, none)) {
+    for (const { payload } of due) {
+      await queue.recordAttempt(payload.id, attemptAt(now, 200), { state: 'delivered' });
+      sent.push(payload.id);
+    }
+  }
+  return sent;
+}
+
+/** The behaviour every DeliveryQueue must show; run it against each adapter with a fresh, empty outbox. */
+export function deliveryQueueContract(name: string, open: () => Promise<DeliveryQueueSubject>): void {
+  describe(`DeliveryQueue contract: ${name}`, () => {
+    let subject: DeliveryQueueSubject;
+    let queue: DeliveryQueue;
+    beforeEach(async () => {
+      subject = await open();
+      queue = subject.queue;
+    });
+    afterEach(async () => subject.cleanup());
+
+    it('logs a new payload as pending, due at its creation, with no attempts', async () => {
+      const p = outgoing('h1', {
+        created_at: T0 + 5,
+        apply: [{ index: 7, hash: '0x07', tx_indexes: [0, 2] }],
+      });
+      await queue.enqueue([p]);
+      expect(await queue.get('h1', p.id)).to.deep.equal({
+        id: p.id,
+        hook_uuid: 'h1',
+        kind: 'live',
+        state: 'pending',
+        apply: p.apply,
+        rollback: [],
+        created_at: T0 + 5,
+        next_attempt_at: T0 + 5,
+        failure_reason: null,
+        attempts: [],
+      });
+      const [due] = await queue.due(T0 + 5, 10, none);
+      expect(due).to.deep.equal({ payload: p, attempts: 0 });
+    });
+
+    it('skips a payload whose id is already queued, within one call and across calls', async () => {
+      const p = outgoing('h1');
+      await queue.enqueue([p, { ...p, created_at: T0 + 1 }]);
+      await queue.enqueue([{ ...p, created_at: T0 + 2 }]);
+      const page = await queue.list('h1', { offset: 0, limit: 10 });
+      expect(page.total).to.equal(1);
+      expect(page.results[0].created_at).to.equal(T0);
+    });
+
+    it('makes only the oldest pending payload of a hook due', async () => {
+      const [a, b, c] = [outgoing('h1'), outgoing('h1'), outgoing('h1')];
+      await queue.enqueue([a, b, c]);
+      expect(await dueIds(queue, T0 + 1000)).to.deep.equal([a.id]);
+    });
+
+    it('keeps a retried payload at the head of its hook until it is settled', async () => {
+      const [a, b] = [outgoing('h1'), outgoing('h1')];
+      await queue.enqueue([a, b]);
+      await queue.recordAttempt(a.id, attemptAt(T0), { state: 'pending', next_attempt_at: T0 + 1000 });
+      expect(await dueIds(queue, T0 + 999)).to.deep.equal([]);
+      expect(await queue.nextDueAt()).to.equal(T0 + 1000);
+      expect(await queue.due(T0 + 1000, 10, none)).to.deep.equal([{ payload: a, attempts: 1 }]);
+      await queue.recordAttempt(a.id, attemptAt(T0 + 1000, 200), { state: 'delivered' });
+      expect(await dueIds(queue, T0 + 1000)).to.deep.equal([b.id]);
+    });
+
+    it('moves on to the next payload when the head fails, and logs the reason', async () => {
+      const [a, b] = [outgoing('h1'), outgoing('h1')];
+      await queue.enqueue([a, b]);
+      await queue.recordAttempt(a.id, attemptAt(T0, 410), { state: 'failed', reason: 'HTTP 410 Gone' });
+      expect(await dueIds(queue, T0)).to.deep.equal([b.id]);
+      const record = await queue.get('h1', a.id);
+      expect(record).to.include({ state: 'failed', failure_reason: 'HTTP 410 Gone', next_attempt_at: null });
+      expect(record?.attempts).to.deep.equal([attemptAt(T0, 410)]);
+    });
+
+    it('returns heads earliest due first across hooks, at most `limit`, skipping busy hooks', async () => {
+      await queue.enqueue([
+        outgoing('h3', { id: 'c', created_at: T0 + 30 }),
+        outgoing('h1', { id: 'a', created_at: T0 + 10 }),
+        outgoing('h2', { id: 'b', created_at: T0 + 20 }),
+        outgoing('h4', { id: 'd', created_at: T0 + 40 }),
+      ]);
+      expect(await dueIds(queue, T0 + 100, 2)).to.deep.equal(['a', 'b']);
+      expect(await dueIds(queue, T0 + 100, 10, new Set(['h2', 'h3']))).to.deep.equal(['a', 'd']);
+      expect(await dueIds(queue, T0 + 25)).to.deep.equal(['a', 'b']);
+    });
+
+    it('breaks a tie in due time by enqueue order', async () => {
+      const hooks = ['h5', 'h3', 'h1', 'h4', 'h2', 'h7', 'h6'];
+      await queue.enqueue(hooks.map((hook) => outgoing(hook, { id: `first-${hook}` })));
+      expect(await dueIds(queue, T0)).to.deep.equal(hooks.map((hook) => `first-${hook}`));
+    });
+
+    it('reports the earliest due time, and none once nothing is pending', async () => {
+      expect(await queue.nextDueAt()).to.equal(undefined);
+      await queue.enqueue([outgoing('h1', { id: 'late', created_at: T0 + 50 }), outgoing('h2', { id: 'x' })]);
+      expect(await queue.nextDueAt()).to.equal(T0);
+      await drain(queue);
+      expect(await queue.nextDueAt()).to.equal(undefined);
+    });
+
+    it('tells which hooks were sent which transactions of a block in a live apply', async () => {
+      await queue.enqueue([
+        outgoing('h1', { apply: [{ index: 1, hash: '0xb1', tx_indexes: [0, 3] }] }),
+        outgoing('h2', { apply: [{ index: 1, hash: '0xb1', tx_indexes: [1] }] }),
+        outgoing('h3', { kind: 'evaluation', apply: [{ index: 1, hash: '0xb1', tx_indexes: [2] }] }),
+        outgoing('h1', { apply: [{ index: 2, hash: '0xb2', tx_indexes: [5] }] }),
+      ]);
+      const sent = await queue.sentApplies(['0xb1', '0xb2', '0xunknown']);
+      expect([...sent.keys()].sort()).to.deep.equal(['h1', 'h2']);
+      expect(Object.fromEntries(sent.get('h1')!)).to.deep.equal({ '0xb1': [0, 3], '0xb2': [5] });
+      expect(Object.fromEntries(sent.get('h2')!)).to.deep.equal({ '0xb1': [1] });
+    });
+
+    it('forgets a block that a later live payload of the hook rolled back', async () => {
+      const b1 = { index: 1, hash: '0xb1', tx_indexes: [0] };
+      await queue.enqueue([outgoing('h1', { apply: [b1] }), outgoing('h2', { apply: [b1] })]);
+      await queue.enqueue([outgoing('h1', { rollback: [{ index: 1, hash: '0xb1' }], apply: [] })]);
+      const sent = await queue.sentApplies(['0xb1']);
+      expect([...sent.keys()]).to.deep.equal(['h2']);
+    });
+
+    it('fails every pending payload of a hook without adding attempts, leaving other hooks alone', async () => {
+      const [a, b, other] = [outgoing('h1'), outgoing('h1'), outgoing('h2')];
+      await queue.enqueue([a, b, other]);
+      await queue.failPending('h1', 'interrupted');
+      for (const id of [a.id, b.id])
+        expect(await queue.get('h1', id)).to.include({ state: 'failed', failure_reason: 'interrupted' });
+      expect((await queue.get('h1', a.id))?.attempts).to.deep.equal([]);
+      expect(await dueIds(queue, T0)).to.deep.equal([other.id]);
+    });
+
+    it('forgets a dropped hook entirely: queue, log and sent blocks', async () => {
+      const b1 = { index: 1, hash: '0xb1', tx_indexes: [0] };
+      const [a, other] = [outgoing('h1', { apply: [b1] }), outgoing('h2', { apply: [b1] })];
+      await queue.enqueue([a, other]);
+      await queue.dropHook('h1');
+      expect(await queue.get('h1', a.id)).to.equal(undefined);
+      expect(await queue.list('h1', { offset: 0, limit: 10 })).to.deep.equal({ total: 0, results: [] });
+      expect(await dueIds(queue, T0)).to.deep.equal([other.id]);
+      expect([...(await queue.sentApplies(['0xb1'])).keys()]).to.deep.equal(['h2']);
+      // An attempt that was in flight when the hook went is dropped too.
+      await queue.recordAttempt(a.id, attemptAt(T0, 200), { state: 'delivered' });
+      expect(await queue.get('h1', a.id)).to.equal(undefined);
+    });
+
+    it('lists a hook newest first by creation then enqueue order, filtered by state, in pages', async () => {
+      const [a, b, c, d] = [
+        outgoing('h1', { id: 'a', created_at: T0 + 10 }),
+        outgoing('h1', { id: 'b', created_at: T0 + 30 }),
+        outgoing('h1', { id: 'c', created_at: T0 + 10 }),
+        outgoing('h1', { id: 'd', created_at: T0 + 20 }),
+      ];
+      await queue.enqueue([a, b, c, d, outgoing('h2')]);
+      await queue.recordAttempt('a', attemptAt(T0 + 40, 200), { state: 'delivered' });
+      const first = await queue.list('h1', { offset: 0, limit: 3 });
+      const rest = await queue.list('h1', { offset: 3, limit: 3 });
+      expect([first.total, rest.total]).to.deep.equal([4, 4]);
+      expect(ids([...first.results, ...rest.results])).to.deep.equal(['b', 'd', 'c', 'a']);
+      const pending = await queue.list('h1', { state: 'pending', offset: 1, limit: 1 });
+      expect(pending.total).to.equal(3);
+      expect(ids(pending.results)).to.deep.equal(['d']);
+      expect(
+        ids((await queue.list('h1', { state: 'delivered', offset: 0, limit: 5 })).results),
+      ).to.deep.equal(['a']);
+      expect(await queue.get('h2', 'a')).to.equal(undefined);
+    });
+
+    it('redelivers a settled payload behind the hook’s pending ones, keeping its id and attempts', async () => {
+      const [a, b] = [outgoing('h1'), outgoing('h1')];
+      await queue.enqueue([a, b]);
+      await queue.recordAttempt(a.id, attemptAt(T0, 500), { state: 'failed', reason: 'gave up' });
+      const record = await queue.redeliver('h1', a.id, T0 + 100);
+      expect(record).to.include({
+        id: a.id,
+        state: 'pending',
+        next_attempt_at: T0 + 100,
+        failure_reason: null,
+      });
+      expect(record?.attempts).to.have.length(1);
+      expect(await drain(queue)).to.deep.equal([b.id, a.id]);
+      await queue.redeliver('h1', b.id, T0 + 200);
+      expect(await queue.due(T0 + 200, 10, none)).to.deep.equal([{ payload: b, attempts: 1 }]);
+    });
+
+    it('leaves a payload that is still pending where it is when asked to redeliver it', async () => {
+      const [a, b] = [outgoing('h1'), outgoing('h1')];
+      await queue.enqueue([a, b]);
+      expect(await queue.redeliver('h1', a.id, T0 + 100)).to.include({
+        state: 'pending',
+        next_attempt_at: T0,
+      });
+      expect(await drain(queue)).to.deep.equal([a.id, b.id]);
+      expect(await queue.redeliver('h2', a.id, T0)).to.equal(undefined);
+      expect(await queue.redeliver('h1', 'msg_unknown', T0)).to.equal(undefined);
+    });
+
+    it('prunes settled payloads created before the cutoff and never a pending one', async () => {
+      const [old1, old2, oldPending, fresh] = [
+        outgoing('h1', { created_at: T0 }),
+        outgoing('h2', { created_at: T0 + 1 }),
+        outgoing('h1', { created_at: T0 + 2 }),
+        outgoing('h2', { created_at: T0 + 500 }),
+      ];
+      await queue.enqueue([old1, old2, oldPending, fresh]);
+      await queue.recordAttempt(old1.id, attemptAt(T0, 200), { state: 'delivered' });
+      await queue.recordAttempt(old2.id, attemptAt(T0, 500), { state: 'failed', reason: 'no' });
+      await queue.recordAttempt(fresh.id, attemptAt(T0 + 500, 200), { state: 'delivered' });
+      expect(await queue.prune(T0 + 100)).to.equal(2);
+      expect(await queue.get('h1', old1.id)).to.equal(undefined);
+      expect(await queue.get('h2', old2.id)).to.equal(undefined);
+      expect(await queue.get('h1', oldPending.id)).to.include({ state: 'pending' });
+      expect(await queue.get('h2', fresh.id)).to.include({ state: 'delivered' });
+      expect(await dueIds(queue, T0 + 1000)).to.deep.equal([oldPending.id]);
+    });
+
+    it('hands out copies: editing what it returned changes nothing inside', async () => {
+      const p = outgoing('h1', { apply: [{ index: 1, hash: '0xb1', tx_indexes: [0] }] });
+      await queue.enqueue([p]);
+      await queue.recordAttempt(p.id, attemptAt(T0), { state: 'pending', next_attempt_at: T0 });
+      const record = (await queue.get('h1', p.id))!;
+      record.attempts.push(attemptAt(T0 + 1));
+      record.apply[0].tx_indexes.push(9);
+      (await queue.list('h1', { offset: 0, limit: 1 })).results[0].attempts.length = 0;
+      const [due] = await queue.due(T0, 1, none);
+      due.payload.apply.length = 0;
+      (await queue.sentApplies(['0xb1'])).get('h1')!.get('0xb1')!.push(4);
+      p.apply[0].tx_indexes.push(8);
+      const again = (await queue.get('h1', p.id))!;
+      expect(again.attempts).to.have.length(1);
+      expect(again.apply[0].tx_indexes).to.deep.equal([0]);
+      expect((await queue.due(T0, 1, none))[0].payload.apply).to.have.length(1);
+      expect((await queue.sentApplies(['0xb1'])).get('h1')!.get('0xb1')).to.deep.equal([0]);
+    });
+
+    it('keeps payloads, pending order, attempts, states and sent blocks across a reopen', async function () {
+      if (!subject.reopen) this.skip();
+      const b1 = { index: 1, hash: '0xb1', tx_indexes: [1] };
+      const [a1, a2, a3] = [outgoing('h1', { apply: [b1] }), outgoing('h1'), outgoing('h1')];
+      const [c1, c2] = [outgoing('h2'), outgoing('h2')];
+      const gone = outgoing('h3', { apply: [{ index: 2, hash: '0xb2', tx_indexes: [0] }] });
+      await queue.enqueue([a1, c1, a2, gone, c2, a3, outgoing('h4'), outgoing('h4')]);
+      await queue.recordAttempt(a1.id, attemptAt(T0, 500), { state: 'failed', reason: 'no' });
+      await queue.recordAttempt(a2.id, attemptAt(T0 + 1), { state: 'pending', next_attempt_at: T0 + 60 });
+      await queue.redeliver('h1', a1.id, T0 + 5);
+      await queue.recordAttempt(c1.id, attemptAt(T0 + 2, 200), { state: 'delivered' });
+      await queue.failPending('h4', 'interrupted');
+      await queue.dropHook('h3');
+      const before = await Promise.all(
+        ['h1', 'h2', 'h3', 'h4'].map((h) => queue.list(h, { offset: 0, limit: 10 })),
+      );
+      const sentBefore = await queue.sentApplies(['0xb1', '0xb2']);
+
+      queue = await subject.reopen!();
+      const after = await Promise.all(
+        ['h1', 'h2', 'h3', 'h4'].map((h) => queue.list(h, { offset: 0, limit: 10 })),
+      );
+      expect(after).to.deep.equal(before);
+      expect(await queue.sentApplies(['0xb1', '0xb2'])).to.deep.equal(sentBefore);
+      expect(await queue.nextDueAt()).to.equal(T0);
+      expect(await queue.due(T0 + 60, 10, none)).to.deep.equal([
+        { payload: c2, attempts: 0 },
+        { payload: a2, attempts: 1 },
+      ]);
+      expect(await drain(queue)).to.deep.equal([c2.id, a2.id, a3.id, a1.id]);
+      await queue.enqueue([a1]);
+      expect((await queue.list('h1', { offset: 0, limit: 10 })).total).to.equal(3);
+    });
+  });
+}
