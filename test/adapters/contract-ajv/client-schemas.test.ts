@@ -20,7 +20,10 @@ const addFormats = addFormatsModule.default;
 // The client's TypeBox schemas are plain JSON Schema (draft-07) with TypeBox's own symbol keys.
 const clientAjv = addFormats(new Ajv({ strict: false }));
 // The delivery log is ours alone: the client has no schema for it.
-const CLIENT_SCHEMAS: Record<Exclude<InputName, 'list-query' | 'deliveries-query' | 'delivery-id'>, object> = {
+const CLIENT_SCHEMAS: Record<
+  Exclude<InputName, 'list-query' | 'deliveries-query' | 'delivery-id'>,
+  object
+> = {
   definition: StacksChainhookDefinitionSchema,
   'definition-update': UpdateChainhookRequestSchema,
   enable: EnableChainhookRequestSchema,
