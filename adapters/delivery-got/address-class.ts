@@ -102,6 +102,7 @@ function ipv6Value(address: string): bigint {
   const headGroups = head ? head.split(':') : [];
   const tailGroups = tail ? tail.split(':') : [];
   const missing = 8 - headGroups.length - tailGroups.length;
-  const groups = tail === undefined ? headGroups : [...headGroups, ...Array(missing).fill('0'), ...tailGroups];
+  const groups =
+    tail === undefined ? headGroups : [...headGroups, ...Array(missing).fill('0'), ...tailGroups];
   return groups.reduce((sum, group) => (sum << 16n) | BigInt(parseInt(group, 16)), 0n);
 }

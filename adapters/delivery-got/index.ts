@@ -1,4 +1,8 @@
-export { GotWebhookSender, createGotWebhookSender, type GotWebhookSenderOptions } from './got-webhook-sender.js';
+export {
+  GotWebhookSender,
+  createGotWebhookSender,
+  type GotWebhookSenderOptions,
+} from './got-webhook-sender.js';
 export { DnsTargetGuard, createDnsTargetGuard, type DnsTargetGuardOptions } from './dns-target-guard.js';
 export { classifyAddress, type AddressCategory } from './address-class.js';
 export type { HostLookup } from './target-resolution.js';

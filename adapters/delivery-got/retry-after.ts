@@ -2,7 +2,10 @@
  * Seconds to wait from a `Retry-After` value: delay-seconds, or an HTTP date counted from `now`
  * (a date in the past is 0). Null when absent or unreadable, so the retry schedule decides.
  */
-export function parseRetryAfter(value: string | string[] | undefined, now: number = Date.now()): number | null {
+export function parseRetryAfter(
+  value: string | string[] | undefined,
+  now: number = Date.now(),
+): number | null {
   const text = (Array.isArray(value) ? value[0] : value)?.trim();
   if (!text) return null;
   if (/^\d+$/.test(text)) return Number(text);

@@ -58,6 +58,7 @@ export class FsEventLog implements EventLog {
     private size: number,
     private nextId: number,
     private processed: number,
+    private note: string | undefined,
   ) {}
 
   /** Open (or create) the log in `dir`, cutting off a torn tail a crash left behind. */
@@ -72,8 +73,16 @@ export class FsEventLog implements EventLog {
     const { size } = await handle.stat();
     if (size > intact.length) await truncate(last.path, intact.length);
     const nextId = intact.lastPayload ? decode(intact.lastPayload).id + 1 : last.firstId;
-    const processed = await readCheckpoint(dir);
-    return new FsEventLog(dir, segments, handle, intact.length, nextId, processed);
+    const checkpoint = await readCheckpoint(dir);
+    return new FsEventLog(
+      dir,
+      segments,
+      handle,
+      intact.length,
+      nextId,
+      checkpoint.processed,
+      checkpoint.note,
+    );
   }
 
   /** Append one entry; resolves with its id once fsync says it is on disk. */
@@ -127,13 +136,20 @@ export class FsEventLog implements EventLog {
     return this.processed;
   }
 
+  /** The note saved with the last processed mark. */
+  async processedNote(): Promise<string | undefined> {
+    return this.note;
+  }
+
   /** Record progress; the checkpoint file is replaced atomically (temp file, then rename). */
-  markProcessed(id: number): Promise<void> {
+  markProcessed(id: number, note?: string): Promise<void> {
     this.processed = Math.max(this.processed, id);
+    if (note !== undefined) this.note = note;
     const processed = this.processed;
+    const saved = this.note;
     this.checkpointWrite = this.checkpointWrite
       .catch(() => undefined)
-      .then(() => writeCheckpoint(this.dir, processed));
+      .then(() => writeCheckpoint(this.dir, processed, saved));
     return this.checkpointWrite;
   }
 
@@ -180,19 +196,21 @@ export class FsEventLog implements EventLog {
   }
 }
 
-async function readCheckpoint(dir: string): Promise<number> {
+type Checkpoint = { processed: number; note?: string };
+
+async function readCheckpoint(dir: string): Promise<Checkpoint> {
   try {
-    const { processed } = JSON.parse(await readFile(join(dir, CHECKPOINT_FILE), 'utf8')) as {
-      processed: number;
-    };
-    return processed;
+    return JSON.parse(await readFile(join(dir, CHECKPOINT_FILE), 'utf8')) as Checkpoint;
   } catch {
-    return 0;
+    return { processed: 0 };
   }
 }
 
-async function writeCheckpoint(dir: string, processed: number): Promise<void> {
+// The mark is replaced atomically (temp file, then rename), so a killed process leaves the old or
+// the new one. It is not fsynced (one per entry would slow the stream): after a power loss the mark
+// may lag, and entries are processed again, which is idempotent.
+async function writeCheckpoint(dir: string, processed: number, note: string | undefined): Promise<void> {
   const temp = join(dir, `${CHECKPOINT_FILE}.tmp`);
-  await writeFile(temp, JSON.stringify({ processed }));
+  await writeFile(temp, JSON.stringify({ processed, note }));
   await rename(temp, join(dir, CHECKPOINT_FILE));
 }

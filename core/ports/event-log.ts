@@ -24,8 +24,10 @@ export interface EventLog {
   lastId(): number;
   /** The id of the last entry whose processing finished (0 when none). */
   processedId(): Promise<number>;
-  /** Record that every entry up to `id` has been processed. */
-  markProcessed(id: number): Promise<void>;
+  /** The note saved with the last processed mark (the processor's own state), if any. */
+  processedNote(): Promise<string | undefined>;
+  /** Record that every entry up to `id` has been processed, with a note of the processor's state. */
+  markProcessed(id: number, note?: string): Promise<void>;
 }
 
 export const EVENT_LOG = Symbol.for('stackhooks.EventLog');

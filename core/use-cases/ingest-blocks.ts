@@ -28,6 +28,7 @@ export class BlockIngest {
   private readonly abis = new Map<string, ContractAbi | null>();
   private running: Promise<void> | undefined;
   private again = false;
+  private recovered = false;
 
   constructor(
     @inject(EVENT_LOG) private readonly log: EventLog,
@@ -79,6 +80,10 @@ export class BlockIngest {
   }
 
   private async drain(): Promise<void> {
+    if (!this.recovered) {
+      await this.recoverCutOffChange();
+      this.recovered = true;
+    }
     do {
       this.again = false;
       for (;;) {
@@ -87,10 +92,50 @@ export class BlockIngest {
         if (entries.length === 0) break;
         for (const entry of entries) {
           if (entry.path === '/new_block') await this.processBlockEntry(entry.id, entry.body);
-          await this.log.markProcessed(entry.id);
+          await this.log.markProcessed(entry.id, await this.tipNote());
         }
       }
     } while (this.again);
+  }
+
+  // The processed mark carries the tip the sink has seen, for recoverCutOffChange.
+  private async tipNote(): Promise<string> {
+    return JSON.stringify({ tip: (await this.blocks.tip())?.hash ?? null });
+  }
+
+  /**
+   * A crash after the archive took a block but before its chain change reached the sink would lose
+   * that change: processing the entry again finds the block archived and changes nothing. The mark
+   * of the last processed entry names the tip the sink saw; when the archive's tip differs and the
+   * next entry is a block, the difference is the lost change, published again under that entry's id
+   * (so payloads that did reach the outbox are not queued twice).
+   */
+  private async recoverCutOffChange(): Promise<void> {
+    const note = await this.log.processedNote();
+    const tip = await this.blocks.tip();
+    if (note === undefined || tip === undefined) return;
+    const seen = (JSON.parse(note) as { tip: string | null }).tip;
+    if (seen === tip.hash) return;
+    const [next] = await this.log.readAfter(await this.log.processedId(), 1);
+    if (next?.path !== '/new_block') return;
+    const rollback: NormalizedBlock[] = [];
+    let cursor = seen === null ? undefined : await this.blocks.getByHash(seen);
+    while (cursor && !(await this.blocks.isCanonical(cursor.block_identifier.hash))) {
+      rollback.push(cursor);
+      cursor = await this.blocks.getByHash(cursor.parent_block_identifier.hash);
+    }
+    const apply: NormalizedBlock[] = [];
+    const from = cursor ? cursor.block_identifier.index + 1 : tip.height;
+    for (let height = from; height <= tip.height; height++) {
+      const block = await this.blocks.getCanonicalAt(height);
+      if (block) apply.push(block);
+    }
+    this.logger.info('publishing a chain change a stop cut off', {
+      event_id: next.id,
+      rollback: rollback.length,
+      apply: apply.length,
+    });
+    await this.sink.chainUpdated({ eventId: next.id, rollback, apply });
   }
 
   private async processBlockEntry(id: number, body: string): Promise<void> {

@@ -1,0 +1,79 @@
+import { rm } from 'node:fs/promises';
+import { expect } from 'chai';
+import { silentLogger } from '../../../adapters/system/index.js';
+import { createStackhooks, type Stackhooks } from '../../../apps/server/container.js';
+import { sampleDefinition } from '../../support/definitions.js';
+import { ChainBuilder, TEST_KEYS, addressOf, stxTransfer } from '../../support/block-builder.js';
+import { makeTempDir } from '../../support/temp-dir.js';
+
+describe('BlockIngest', function () {
+  this.timeout(30_000);
+  let dataDir: string;
+  const open = () =>
+    createStackhooks({
+      dataDir,
+      delivery: { allowPrivateTargets: true },
+      adapters: { logger: silentLogger },
+    });
+  beforeEach(async () => {
+    dataDir = await makeTempDir();
+  });
+  afterEach(async () => rm(dataDir, { recursive: true, force: true }));
+
+  async function processAll(s: Stackhooks): Promise<void> {
+    await s.ingest.wake();
+    await s.ingest.idle();
+  }
+
+  it('publishes again, after a restart, a chain change a stop cut off between the archive and the outbox', async () => {
+    const chain = new ChainBuilder();
+    const tx = await stxTransfer({ recipient: addressOf(TEST_KEYS.bob), amount: 1n });
+    const [b1, b2] = [chain.next({ transactions: [tx] }), chain.next({ transactions: [tx] })];
+    let s = await open();
+    const hook = await s.registry.register('owner', {
+      ...sampleDefinition(),
+      filters: { events: [{ type: 'stx_event' }] },
+      options: { enable_on_registration: true },
+    });
+    await s.eventLog.append('/new_block', JSON.stringify(b1), 1);
+    await processAll(s);
+    // The cut: b2 is logged and archived, its change never reached the outbox, its entry not marked.
+    const id = await s.eventLog.append('/new_block', JSON.stringify(b2), 2);
+    await s.ingest.ingestNodeBlock(b2 as never, id, false);
+    await s.close();
+
+    s = await open();
+    try {
+      await processAll(s);
+      const log = await s.deliveryLog.list('owner', hook.uuid, {});
+      const heights = log.results.map((r) => r.apply.map((b) => b.index)).reverse();
+      expect(heights).to.deep.equal([[b1.block_height], [b2.block_height]]);
+      // Processing again changes nothing more.
+      await processAll(s);
+      expect((await s.deliveryLog.list('owner', hook.uuid, {})).total).to.equal(2);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('does not publish blocks an import added while no entry was cut off', async () => {
+    const chain = new ChainBuilder();
+    let s = await open();
+    const hook = await s.registry.register('owner', {
+      ...sampleDefinition(),
+      filters: { events: [{ type: 'stx_event' }] },
+      options: { enable_on_registration: true },
+    });
+    await s.eventLog.append('/new_block', JSON.stringify(chain.next()), 1);
+    await processAll(s);
+    await s.ingest.ingestNodeBlock(chain.next() as never, 0, false);
+    await s.close();
+    s = await open();
+    try {
+      await processAll(s);
+      expect((await s.deliveryLog.list('owner', hook.uuid, {})).total).to.equal(0);
+    } finally {
+      await s.close();
+    }
+  });
+});
