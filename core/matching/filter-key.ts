@@ -62,8 +62,12 @@ export const INDEX_SLOTS = [
 /** One of INDEX_SLOTS. */
 export type IndexSlot = (typeof INDEX_SLOTS)[number];
 
-/** Where one filter is indexed: a slot and the key inside it. */
-export type FilterKey = { slot: IndexSlot; key: string };
+/**
+ * Where one filter is indexed: a slot and the key inside it, and whether the key says all the
+ * filter asks (no other narrowing field, and a key compared exactly: not an NFT `value`, whose
+ * keys are only the forms an id can take), so that reaching the key is a match.
+ */
+export type FilterKey = { slot: IndexSlot; key: string; exact: boolean };
 
 const ANY = '';
 
@@ -75,6 +79,14 @@ const ANY = '';
  * own field, so the index stores no new text for it.
  */
 export function filterKey(filter: EventFilter): FilterKey {
+  const { slot, key } = filedUnder(filter);
+  let given = 0;
+  for (const field in filter)
+    if (field !== 'type' && filter[field as keyof EventFilter] !== undefined) given++;
+  return { slot, key, exact: given <= 1 && !slot.endsWith('.value') };
+}
+
+function filedUnder(filter: EventFilter): { slot: IndexSlot; key: string } {
   switch (filter.type) {
     case 'ft_transfer':
       if (filter.sender !== undefined) return { slot: 'ft_transfer.sender', key: filter.sender };

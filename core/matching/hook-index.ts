@@ -1,16 +1,46 @@
-import type { NormalizedBlock } from '../chain/block.js';
+import type { NormalizedBlock, NormalizedTransaction } from '../chain/block.js';
 import type { EventFilter } from '../hooks/definition.js';
+import { balanceAccount } from './balance-account.js';
 import { filterKey, INDEX_SLOTS, type IndexSlot } from './filter-key.js';
+import { isEventLevel, matchEvent } from './match-event.js';
 import { matchTransaction } from './match-transaction.js';
-import { forEachTransactionKey, type KeyVisitor } from './transaction-keys.js';
+import { forEachTransactionKey, type KeySource, type KeyVisitor } from './transaction-keys.js';
 
 /** Hook uuid → ascending indexes into `block.transactions` of the transactions the hook matches. */
 export type BlockMatches = Map<string, number[]>;
 
-type IndexedHook = { uuid: string; candidates: Candidate[] };
-/** One filter of one hook, filed in a bucket at `position` (kept current so removal is O(1)). */
-type Candidate = { hook: IndexedHook; filter: EventFilter; position: number };
-type Bucket = Candidate[];
+/**
+ * One filter of one hook, filed under its key. Three roles share this one object, so that the
+ * common hook (one filter, alone under its key) costs a single object and `matchBlock` touches one
+ * object per candidate:
+ * - a node of its key's bucket: a doubly linked list (`prev`, `next`) whose head is what the
+ *   slot's map holds, so removal is O(1). `exact` when reaching the key is a match (see
+ *   FilterKey). The head carries the bucket's state: `inexact`, how many of its filters need
+ *   confirming, and, as scratch for `matchBlock`, `visit` (the transaction visit that last reached
+ *   the bucket) and `sources` (the events or operations that did, kept only when some filter of
+ *   the bucket needs confirming);
+ * - the hook: `owner` is the hook's first filter (itself for that one), which holds the `uuid`,
+ *   all the hook's filters in `siblings` (null when it has one), and, as scratch for
+ *   `matchBlock`, `block` (the block being matched when the hook last matched) and `found` (its
+ *   transaction indexes in that block).
+ */
+type Candidate = {
+  owner: Candidate;
+  uuid: string;
+  filter: EventFilter;
+  exact: boolean;
+  prev: Candidate | null;
+  next: Candidate | null;
+  inexact: number;
+  visit: number;
+  sources: KeySource[];
+  siblings: Candidate[] | null;
+  block: number;
+  found: number[] | null;
+};
+
+/** What a bucket holds between matches: shared, never written (a visit replaces it with a fresh array). */
+const NO_SOURCES: KeySource[] = [];
 
 /**
  * The registered hooks' filters, indexed so that matching a block costs in proportion to the
@@ -18,57 +48,97 @@ type Bucket = Candidate[];
  *
  * Each filter is filed once, under its most selective narrowing field (`filterKey`), or in its
  * type's wildcard bucket when it has none. For each transaction the index lists every key a
- * matching filter could be filed under (`forEachTransactionKey`), gathers those buckets, and
- * confirms each candidate with the reference `matchTransaction`: the index can make matching
- * faster, never different.
+ * matching filter could be filed under, with the event or operation that yields it
+ * (`forEachTransactionKey`), gathers the buckets those keys find, and confirms each candidate
+ * against those sources only, with the reference's own per-event test (`matchEvent`), the
+ * operation's account, or `matchTransaction` for kind filters; a filter whose key says all it asks
+ * needs no confirming. So a confirmation costs the few events that named the key, not the whole
+ * transaction, and the index can make matching faster, never different.
  *
  * Filters are kept by reference: do not change them after `add` (hook definitions are replaced
- * whole, by `add` again).
+ * whole, by `add` again). `matchBlock` keeps its working state on the buckets and hooks (no map
+ * lookups or allocations per candidate); it is synchronous, so calls never interleave.
  */
 export class HookIndex {
-  readonly #hooks = new Map<string, IndexedHook>();
-  readonly #slots = Object.fromEntries(INDEX_SLOTS.map((slot) => [slot, new Map<string, Bucket>()])) as Record<
-    IndexSlot,
-    Map<string, Bucket>
-  >;
+  readonly #hooks = new Map<string, Candidate>();
+  readonly #slots = Object.fromEntries(
+    INDEX_SLOTS.map((slot) => [slot, new Map<string, Candidate>()]),
+  ) as Record<IndexSlot, Map<string, Candidate>>;
+  #blocks = 0;
+  #visits = 0;
 
   /** Registers a hook's filters, replacing those of a hook already registered under `uuid`. */
   add(uuid: string, filters: readonly EventFilter[]): void {
     this.remove(uuid);
-    const hook: IndexedHook = { uuid, candidates: [] };
-    for (const filter of filters) {
-      const { slot, key } = filterKey(filter);
-      const slotMap = this.#slots[slot];
-      let bucket = slotMap.get(key);
-      if (bucket === undefined) {
-        bucket = [];
-        slotMap.set(key, bucket);
-      }
-      const candidate: Candidate = { hook, filter, position: bucket.length };
-      bucket.push(candidate);
-      hook.candidates.push(candidate);
-    }
-    this.#hooks.set(uuid, hook);
+    if (filters.length === 0) return;
+    const candidates = filters.map((filter) => {
+      const { slot, key, exact } = filterKey(filter);
+      const candidate: Candidate = {
+        owner: null as unknown as Candidate, // set below, once the first filter is made
+        uuid,
+        filter,
+        exact,
+        prev: null,
+        next: null,
+        inexact: 0,
+        visit: -1,
+        sources: NO_SOURCES,
+        siblings: null,
+        block: -1,
+        found: null,
+      };
+      this.#file(slot, key, candidate);
+      return candidate;
+    });
+    const owner = candidates[0];
+    for (const candidate of candidates) candidate.owner = owner;
+    if (candidates.length > 1) owner.siblings = candidates;
+    this.#hooks.set(uuid, owner);
   }
 
   /** Forgets a hook; nothing happens for an unknown uuid. */
   remove(uuid: string): void {
-    const hook = this.#hooks.get(uuid);
-    if (hook === undefined) return;
-    for (const candidate of hook.candidates) {
+    const owner = this.#hooks.get(uuid);
+    if (owner === undefined) return;
+    for (const candidate of owner.siblings ?? [owner]) {
       const { slot, key } = filterKey(candidate.filter);
       const slotMap = this.#slots[slot];
-      const bucket = slotMap.get(key);
-      if (bucket === undefined) throw new Error(`hook index: no bucket ${slot} ${key} for hook ${uuid}`);
-      // Swap with the last entry: order inside a bucket does not matter.
-      const last = bucket.pop()!;
-      if (last !== candidate) {
-        bucket[candidate.position] = last;
-        last.position = candidate.position;
+      const head = slotMap.get(key);
+      if (head === undefined) throw new Error(`hook index: no bucket ${slot} ${key} for hook ${uuid}`);
+      const inexact = head.inexact - (candidate.exact ? 0 : 1);
+      const next = candidate.next;
+      if (candidate === head) {
+        if (next === null) {
+          slotMap.delete(key);
+        } else {
+          next.prev = null;
+          next.inexact = inexact;
+          slotMap.set(key, next);
+        }
+      } else {
+        candidate.prev!.next = next;
+        if (next !== null) next.prev = candidate.prev;
+        head.inexact = inexact;
       }
-      if (bucket.length === 0) slotMap.delete(key);
     }
     this.#hooks.delete(uuid);
+  }
+
+  /** Files a candidate in its key's bucket: as the head of a new one, or second in an existing one. */
+  #file(slot: IndexSlot, key: string, candidate: Candidate): void {
+    const slotMap = this.#slots[slot];
+    const head = slotMap.get(key);
+    if (head === undefined) {
+      candidate.inexact = candidate.exact ? 0 : 1;
+      slotMap.set(key, candidate);
+      return;
+    }
+    // Second in the list: the head, and so the map, stay as they are.
+    candidate.prev = head;
+    candidate.next = head.next;
+    if (head.next !== null) head.next.prev = candidate;
+    head.next = candidate;
+    if (!candidate.exact) head.inexact++;
   }
 
   /** Whether a hook is registered under `uuid`. */
@@ -83,31 +153,70 @@ export class HookIndex {
 
   /** The hooks that match some transaction of the block, each with the indexes of the transactions it matches, ascending. */
   matchBlock(block: NormalizedBlock): BlockMatches {
-    const matches: BlockMatches = new Map();
-    if (this.#hooks.size === 0) return matches;
+    const matched: Candidate[] = [];
+    if (this.#hooks.size === 0) return new Map();
+    const blockNumber = ++this.#blocks;
     const slots = this.#slots;
-    // A set, so that a key a transaction yields many times (fifty transfers of one token) costs one pass.
-    const buckets = new Set<Bucket>();
-    const visit: KeyVisitor = (slot, key) => {
-      const bucket = slots[slot].get(key);
-      if (bucket !== undefined) buckets.add(bucket);
+    // The buckets (their heads) the current transaction reaches, each once. A count, not
+    // `reached.length = 0`: setting an array's length is a slow runtime call.
+    const reached: Candidate[] = [];
+    let reachedCount = 0;
+    let visitNumber = 0;
+    const visit: KeyVisitor = (slot, key, source) => {
+      const head = slots[slot].get(key);
+      if (head === undefined) return;
+      if (head.visit !== visitNumber) {
+        head.visit = visitNumber;
+        reached[reachedCount++] = head;
+        if (head.inexact > 0) head.sources = [source];
+      } else if (head.inexact > 0) {
+        head.sources.push(source);
+      }
     };
     const transactions = block.transactions;
     for (let index = 0; index < transactions.length; index++) {
       const tx = transactions[index];
-      buckets.clear();
+      visitNumber = ++this.#visits;
+      reachedCount = 0;
       forEachTransactionKey(tx, visit);
-      for (const bucket of buckets) {
-        for (const { hook, filter } of bucket) {
-          const found = matches.get(hook.uuid);
+      for (let r = 0; r < reachedCount; r++) {
+        const head = reached[r];
+        for (let candidate: Candidate | null = head; candidate !== null; candidate = candidate.next) {
+          const hook = candidate.owner;
+          const isNew = hook.block !== blockNumber;
           // Already matched through another of its filters.
-          if (found !== undefined && found[found.length - 1] === index) continue;
-          if (!matchTransaction(filter, tx)) continue;
-          if (found === undefined) matches.set(hook.uuid, [index]);
-          else found.push(index);
+          if (!isNew && hook.found![hook.found!.length - 1] === index) continue;
+          if (!candidate.exact && !confirmed(candidate.filter, tx, head.sources)) continue;
+          if (isNew) {
+            hook.block = blockNumber;
+            hook.found = [index];
+            matched.push(hook);
+          } else {
+            hook.found!.push(index);
+          }
         }
+        // Drop the references to this block's events: the index never keeps a block alive.
+        head.sources = NO_SOURCES;
       }
+    }
+    const matches: BlockMatches = new Map();
+    for (const hook of matched) {
+      matches.set(hook.uuid, hook.found!);
+      hook.found = null;
     }
     return matches;
   }
+}
+
+/** Whether the filter matches the transaction through one of the sources that led to it. */
+function confirmed(filter: EventFilter, tx: NormalizedTransaction, sources: readonly KeySource[]): boolean {
+  for (const source of sources) {
+    if (source === null) return matchTransaction(filter, tx);
+    if ('event_index' in source) {
+      if (isEventLevel(filter) && matchEvent(filter, source, tx.metadata.sender_address)) return true;
+    } else if (filter.type === 'balance_change' && balanceAccount(source) === filter.principal) {
+      return true;
+    }
+  }
+  return false;
 }

@@ -1,5 +1,6 @@
 /** Filter matching (compat.md section 4): the reference matcher, and the hook index that makes it cheap for many hooks. */
 export { matchTransaction, matchesAnyFilter } from './match-transaction.js';
+export { isEventLevel, matchEvent, type EventLevelFilter } from './match-event.js';
 export { matchesNftValue } from './nft-value.js';
 export { balanceAccount } from './balance-account.js';
 export { HookIndex, type BlockMatches } from './hook-index.js';

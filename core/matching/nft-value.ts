@@ -15,8 +15,8 @@ export function matchesNftValue(wanted: NftValue, id: ClarityValueRepr): boolean
 
 /**
  * The string an NFT `value` is indexed under: the token id's repr or lower-case hex that it can
- * match. Matching ids produce it among `nftValueKeys`; other ids may too (a buffer's repr is hex),
- * so `matchesNftValue` still decides.
+ * match. Every id it matches yields this key among its own (see `forEachTransactionKey`); other
+ * ids may too (a buffer's repr is hex), so `matchesNftValue` still decides.
  */
 export function nftValueKey(wanted: NftValue): string {
   if (typeof wanted === 'number') return uintRepr(wanted) ?? '';
