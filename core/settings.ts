@@ -24,6 +24,8 @@ export type DeliverySettings = {
   retentionMs: number;
   /** Deliver to loopback, private and link-local addresses (local receivers, tests). */
   allowPrivateTargets: boolean;
+  /** How long a worker holds a payload it is sending before another may take it over (shared outboxes). */
+  leaseMs: number;
 };
 
 export const DELIVERY_SETTINGS = Symbol.for('stackhooks.DeliverySettings');

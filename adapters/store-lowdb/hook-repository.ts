@@ -31,6 +31,12 @@ export class LowdbHookRepository implements HookRepository {
     return hook && structuredClone(hook);
   }
 
+  /** A hook whoever owns it, or undefined. */
+  async getByUuid(uuid: string): Promise<StoredHook | undefined> {
+    const hook = this.file.state.hooks.get(uuid);
+    return hook && structuredClone(hook);
+  }
+
   /** A page of one owner's hooks, oldest first. */
   async list(owner: string, offset: number, limit: number): Promise<HookPage> {
     const owned = this.file.state.hooks.ownedBy(owner);

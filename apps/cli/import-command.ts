@@ -10,6 +10,9 @@ import { lockDataDir } from '../server/data-dir-lock.js';
 import type { ProgressLine } from './progress-line.js';
 import { megabytes } from './progress-line.js';
 
+/** Blocks archived in one batch (one transaction on Postgres). */
+const BATCH_BLOCKS = 500;
+
 /** How far an import of one file got, kept so an interrupted import resumes. */
 type ImportCheckpoint = { file: string; line: number; blocks: number; done: boolean };
 
@@ -31,12 +34,13 @@ export type ImportSummary = {
  */
 export async function runImport(
   file: string,
-  options: { dataDir: string; network: Network; progress?: ProgressLine },
+  options: { dataDir: string; network: Network; progress?: ProgressLine; databaseUrl?: string },
 ): Promise<ImportSummary> {
   const path = resolve(file);
-  const lock = await lockDataDir(options.dataDir);
+  const lock = options.databaseUrl ? undefined : await lockDataDir(options.dataDir);
   const stackhooks = await createStackhooks({
     dataDir: options.dataDir,
+    databaseUrl: options.databaseUrl,
     network: options.network,
     adapters: { logger: silentLogger },
   });
@@ -59,6 +63,13 @@ export async function runImport(
         `${megabytes(read.bytesRead)} of ${megabytes(read.totalBytes)}`,
       force,
     );
+  // Blocks are archived in batches; the checkpoint only ever names a line whose blocks are stored.
+  let batch: NodeBlock[] = [];
+  const flush = async () => {
+    if (batch.length > 0) await stackhooks.ingest.archiveNodeBlocks(batch);
+    batch = [];
+    await saveCheckpoint(checkpointFile, { file: path, line: lastLine, blocks, done: false });
+  };
   try {
     for await (const line of readReplayTsv(path, read)) {
       if (line.line <= checkpoint.line) {
@@ -66,14 +77,14 @@ export async function runImport(
         continue;
       }
       if (line.path === '/new_block') {
-        await stackhooks.ingest.ingestNodeBlock(JSON.parse(line.body) as NodeBlock, 0, false);
+        batch.push(JSON.parse(line.body) as NodeBlock);
         blocks++;
       }
       lastLine = line.line;
-      if (lastLine % 1000 === 0)
-        await saveCheckpoint(checkpointFile, { file: path, line: lastLine, blocks, done: false });
+      if (batch.length >= BATCH_BLOCKS || lastLine % 1000 === 0) await flush();
       show();
     }
+    await flush();
     await saveCheckpoint(checkpointFile, { file: path, line: lastLine, blocks, done: true });
     show(true);
     options.progress?.done();
@@ -82,7 +93,7 @@ export async function runImport(
     return { blocks, archived, skippedLines, seconds, resumedFromLine: checkpoint.line };
   } finally {
     await stackhooks.close();
-    await lock.release();
+    await lock?.release();
   }
 }
 

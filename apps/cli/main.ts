@@ -9,8 +9,11 @@ import { runReplay } from './replay-command.js';
 
 const USAGE = `usage: stackhooks <command>
 
-  serve [--port N] [--host H] [--data-dir D] [--network mainnet|testnet]
-                              run the API (same as npm start)
+  serve [--role all|api|ingest|worker] [--port N] [--host H] [--data-dir D] [--network mainnet|testnet]
+                              run the service (npm start is serve --role all); the roles
+                              api, ingest and worker need STACKHOOKS_DATABASE_URL
+  migrate                     apply pending SQL migrations to STACKHOOKS_DATABASE_URL
+                              (serve also does this at start)
   keys create --owner NAME    create an API key (shown once)
   keys list                   list keys (ids, owners, states; never the keys)
   keys revoke KEY_ID          revoke a key at once
@@ -41,6 +44,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'keys') return keys(rest);
   if (command === 'import') return importFile(rest);
+  if (command === 'migrate') return migrateDatabase();
   if (command === 'example-chain') return exampleChain(rest);
   if (command === 'replay') return replay(rest);
   if (command === 'receive') {
@@ -98,6 +102,7 @@ async function importFile(args: string[]): Promise<number> {
   const config = readServerConfig(process.env, flags);
   const summary = await runImport(positionals[0], {
     dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
     network: config.network,
     progress: new ProgressLine(),
   });
@@ -105,6 +110,14 @@ async function importFile(args: string[]): Promise<number> {
   console.log(
     `read ${summary.blocks} blocks, archived ${summary.archived} new ones in ${summary.seconds.toFixed(1)} s${resumed}`,
   );
+  return 0;
+}
+
+async function migrateDatabase(): Promise<number> {
+  const url = process.env.STACKHOOKS_DATABASE_URL;
+  if (!url) throw new ConfigError('migrate needs STACKHOOKS_DATABASE_URL (postgres://…)');
+  const { runMigrateCommand } = await import('./migrate-command.js');
+  console.log(await runMigrateCommand(url));
   return 0;
 }
 

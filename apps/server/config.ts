@@ -12,6 +12,10 @@ export type ServerConfig = {
   dataDir: string;
   /** STACKHOOKS_NETWORK / --network: mainnet or testnet (default mainnet). */
   network: Network;
+  /** STACKHOOKS_ROLE / --role: all (default), api, ingest or worker; the last three need a database. */
+  role: ServerRole;
+  /** STACKHOOKS_DATABASE_URL: PostgreSQL for every store (`postgres://…[?schema=name]`); without it, the embedded default. */
+  databaseUrl: string | undefined;
   /** STACKHOOKS_API_KEY: a key registered for owner `default` at start (for scripts and tests). */
   apiKey: string | undefined;
   /** STACKHOOKS_MAX_HOOKS_PER_OWNER: hooks one owner may hold (default 1000). */
@@ -30,6 +34,8 @@ export type ServerConfig = {
   deliveryTimeoutMs: number;
   /** STACKHOOKS_RETRY_SCHEDULE: wait before each attempt, comma-separated (default 0,1s,5s,30s,2m,10m,30m,1h). */
   retryScheduleMs: number[];
+  /** STACKHOOKS_DELIVERY_LEASE: on Postgres, how long a worker holds a payload before another takes it over (default 60s). */
+  deliveryLeaseMs: number;
   /** STACKHOOKS_DELIVERY_RETENTION: how long delivered and failed payloads stay in the log (default 7d). */
   deliveryRetentionMs: number;
   /** STACKHOOKS_SHUTDOWN_GRACE_MS: how long SIGTERM waits for requests in flight (default 10000). */
@@ -48,7 +54,13 @@ const FLAGS: Record<string, string> = {
   '--host': 'STACKHOOKS_HOST',
   '--data-dir': 'STACKHOOKS_DATA_DIR',
   '--network': 'STACKHOOKS_NETWORK',
+  '--role': 'STACKHOOKS_ROLE',
 };
+
+/** What one process does: everything (the default), or one part of a multi-process deployment. */
+export type ServerRole = 'all' | 'api' | 'ingest' | 'worker';
+
+const ROLES: readonly ServerRole[] = ['all', 'api', 'ingest', 'worker'];
 
 /** Read the configuration from environment variables, with `--flag value` overriding them. */
 export function readServerConfig(env: Source = process.env, argv: string[] = []): ServerConfig {
@@ -57,7 +69,21 @@ export function readServerConfig(env: Source = process.env, argv: string[] = [])
   if (network !== 'mainnet' && network !== 'testnet') {
     throw new ConfigError(`STACKHOOKS_NETWORK must be mainnet or testnet, got "${network}"`);
   }
+  const role = (source.STACKHOOKS_ROLE || 'all') as ServerRole;
+  if (!ROLES.includes(role))
+    throw new ConfigError(`STACKHOOKS_ROLE must be one of ${ROLES.join(', ')}, got "${role}"`);
+  const databaseUrl = source.STACKHOOKS_DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('STACKHOOKS_DATABASE_URL must be a postgres:// URL');
+  }
+  if (role !== 'all' && !databaseUrl) {
+    throw new ConfigError(
+      `--role ${role} needs STACKHOOKS_DATABASE_URL: the embedded store belongs to one process, so it runs every role`,
+    );
+  }
   return {
+    role,
+    databaseUrl,
     port: integer(source, 'STACKHOOKS_PORT', 3000, 0, 65535),
     host: source.STACKHOOKS_HOST || '0.0.0.0',
     dataDir: source.STACKHOOKS_DATA_DIR || './data',
@@ -71,6 +97,7 @@ export function readServerConfig(env: Source = process.env, argv: string[] = [])
     deliveryConcurrency: integer(source, 'STACKHOOKS_DELIVERY_CONCURRENCY', 32, 1, 10_000),
     deliveryTimeoutMs: duration(source, 'STACKHOOKS_DELIVERY_TIMEOUT', 10_000),
     retryScheduleMs: schedule(source, 'STACKHOOKS_RETRY_SCHEDULE'),
+    deliveryLeaseMs: duration(source, 'STACKHOOKS_DELIVERY_LEASE', 60_000),
     deliveryRetentionMs: duration(source, 'STACKHOOKS_DELIVERY_RETENTION', 7 * 86_400_000),
     shutdownGraceMs: integer(source, 'STACKHOOKS_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   };

@@ -13,6 +13,7 @@ import { DELIVERY_QUEUE, type DeliveryQueue } from '../../core/ports/delivery-qu
 import { EVENT_LOG, type EventLog } from '../../core/ports/event-log.js';
 import { CLOCK, type Clock } from '../../core/ports/clock.js';
 import { HOOK_REPOSITORY, type HookRepository } from '../../core/ports/hook-repository.js';
+import type { HookChangeFeed } from '../../core/ports/hook-change-feed.js';
 import { ID_SOURCE, type IdSource } from '../../core/ports/id-source.js';
 import { INPUT_VALIDATOR, type InputValidator } from '../../core/ports/input-validator.js';
 import { LOGGER, type Logger } from '../../core/ports/logger.js';
@@ -29,6 +30,7 @@ import { DeliveryLog } from '../../core/use-cases/delivery-log.js';
 import { DELIVERY_RANDOM, WebhookDispatcher } from '../../core/use-cases/webhook-dispatcher.js';
 import { createDnsTargetGuard, createGotWebhookSender } from '../../adapters/delivery-got/index.js';
 import { startDeliveryLoop, type DeliveryLoop } from './delivery-loop.js';
+import { openPostgresAdapters, type PostgresAdapters } from './postgres-adapters.js';
 import { ApiKeys } from '../../core/use-cases/api-keys.js';
 import { ConsumerSecrets } from '../../core/use-cases/consumer-secrets.js';
 import {
@@ -58,6 +60,7 @@ export type Adapters = {
   eventLog: EventLog & { close?(): Promise<void> };
   deliveries: DeliveryQueue;
   sender: WebhookSender;
+  hookChanges: HookChangeFeed;
   targetGuard: TargetGuard;
   /** Where canonical chain changes go; by default the live matcher. */
   chainUpdates: ChainUpdateSink;
@@ -72,6 +75,8 @@ export type Adapters = {
 export type StackhooksOptions = {
   /** Folder of the embedded stores (default `./data`). */
   dataDir?: string;
+  /** PostgreSQL for every store instead of the embedded ones (`postgres://…[?schema=name]`); migrated at start. */
+  databaseUrl?: string;
   /** The one network served (default `mainnet`). */
   network?: Network;
   /** Hooks one owner may hold (default 1000). */
@@ -99,6 +104,13 @@ export type Stackhooks = {
   deliveryLog: DeliveryLog;
   /** Start sending queued webhooks (the server does; an embedding caller may, or may take payloads itself). */
   startDelivery(): DeliveryLoop;
+  /** Become the one process that processes blocks (on Postgres it waits while another holds the lock). */
+  takeIngestLock(options: {
+    signal?: AbortSignal;
+    onWaiting?: () => void;
+  }): Promise<{ release(): Promise<void>; lost: Promise<void> }>;
+  /** Keep the matcher fresh with hook changes made by other processes; resolves to a stop function. */
+  followHookChanges(): Promise<() => Promise<void>>;
   /** A Koa app serving the API on its own. */
   app: Koa<ApiState>;
   /** The API router, for mounting in another Koa app through `middleware`. */
@@ -115,7 +127,27 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   const given = options.adapters ?? {};
   const closers: (() => Promise<void>)[] = [];
 
-  let { hooks, accounts, blocks } = given;
+  const delivery: DeliverySettings = {
+    concurrency: 32,
+    timeoutMs: 10_000,
+    retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS,
+    retentionMs: 7 * 86_400_000,
+    allowPrivateTargets: false,
+    leaseMs: 60_000,
+    ...options.delivery,
+  };
+  let postgres: PostgresAdapters | undefined;
+  if (options.databaseUrl) {
+    const opened = await openPostgresAdapters(options.databaseUrl, { leaseMs: delivery.leaseMs });
+    postgres = opened;
+    closers.push(() => opened.close());
+  }
+  let { hooks, accounts, blocks } = {
+    hooks: postgres?.hooks,
+    accounts: postgres?.accounts,
+    blocks: postgres?.blocks,
+    ...stripUndefined(given),
+  };
   if (!hooks || !accounts) {
     const store = await openLowdbStore(dataDir);
     hooks ??= store.hooks;
@@ -127,14 +159,17 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     blocks = archive;
     closers.push(() => archive.close());
   }
-  const contracts = given.contracts ?? (await openFsContractStore(join(dataDir, 'archive', 'contracts')));
-  let eventLog = given.eventLog;
+  const contracts =
+    given.contracts ??
+    postgres?.contracts ??
+    (await openFsContractStore(join(dataDir, 'archive', 'contracts')));
+  let eventLog = given.eventLog ?? postgres?.eventLog;
   if (!eventLog) {
     const opened = await openFsEventLog(join(dataDir, 'events'));
     eventLog = opened;
     closers.push(() => opened.close());
   }
-  let deliveries = given.deliveries;
+  let deliveries = given.deliveries ?? postgres?.deliveries;
   if (!deliveries) {
     const outbox = await openFsOutbox(join(dataDir, 'outbox'));
     deliveries = outbox;
@@ -145,15 +180,6 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     network: options.network ?? 'mainnet',
     maxHooksPerOwner: options.maxHooksPerOwner ?? 1000,
     serverVersion: SERVER_VERSION,
-  };
-
-  const delivery: DeliverySettings = {
-    concurrency: 32,
-    timeoutMs: 10_000,
-    retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS,
-    retentionMs: 7 * 86_400_000,
-    allowPrivateTargets: false,
-    ...options.delivery,
   };
 
   const container = new Container();
@@ -245,6 +271,22 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     dispatcher,
     deliveryLog,
     startDelivery,
+    async takeIngestLock(lockOptions) {
+      if (postgres) return postgres.takeIngestLock(lockOptions);
+      // The embedded store belongs to this process alone (the data folder is locked).
+      return { release: async () => undefined, lost: new Promise<void>(() => undefined) };
+    },
+    async followHookChanges() {
+      const feed = given.hookChanges ?? postgres?.hookChanges;
+      if (!feed || !hooks) return async () => undefined;
+      const repository = hooks;
+      return feed.watch((uuid) => {
+        repository.getByUuid(uuid).then(
+          (hook) => liveMatching.hookChanged(uuid, hook),
+          (err: unknown) => logger.error('could not read a changed hook', { hook: uuid, error: String(err) }),
+        );
+      });
+    },
     app,
     router,
     middleware,
@@ -255,4 +297,8 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
       for (const close of closers.reverse()) await close();
     },
   };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -32,7 +32,10 @@ export function startDeliveryLoop(options: {
   const schedule = async () => {
     if (stopped) return;
     const next = await dispatcher.nextDueAt().catch(() => undefined);
-    const wait = next === undefined ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, Math.max(0, next - Date.now()));
+    // Something already due is in flight (or waiting for a slot): its attempt ending pumps again, so
+    // the timer is only the safety net then; sleeping 0 here would spin.
+    const wait =
+      next === undefined || next <= Date.now() ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, next - Date.now());
     clearTimeout(timer);
     timer = setTimeout(tick, wait);
   };
@@ -44,6 +47,8 @@ export function startDeliveryLoop(options: {
       .prune(Date.now() - options.retentionMs)
       .then((count) => count > 0 && logger.info('delivery log pruned', { payloads: count }))
       .catch((err: unknown) => logger.error('delivery log prune failed', { error: String(err) }));
+  // A settled attempt may have set a retry time: sleep until then rather than the safety net.
+  dispatcher.onSettled(() => void schedule());
   const pruner = setInterval(prune, PRUNE_EVERY_MS);
   pruner.unref();
   void prune();

@@ -6,29 +6,35 @@ import { JsonLogger } from '../../adapters/system/index.js';
 import { listenAdminSocket } from './admin-socket.js';
 import type { ServerConfig } from './config.js';
 import { createStackhooks, type Stackhooks } from './container.js';
-import { lockDataDir } from './data-dir-lock.js';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 
 /** A running server: where it listens and how to stop it. */
 export type RunningServer = {
   stackhooks: Stackhooks;
-  /** The API's bound port (useful with port 0). */
+  /** The API's bound port (useful with port 0); 0 when this process serves no API. */
   port: number;
-  /** The event observer's bound port. */
+  /** The event observer's bound port; 0 when this process does no ingest. */
   observerPort: number;
   /** Stop accepting, finish requests in flight (up to the grace time), flush every write, release the folder. */
   stop(reason?: string): Promise<void>;
 };
 
-/** Start the API on the embedded default: lock the data folder, register keys, listen. */
+/**
+ * Start what the role asks: the API, the observer and block processing (ingest), the webhook
+ * sender (worker), or all of them. On the embedded default the data folder is locked to this process;
+ * on Postgres any number of api and worker processes share the database and one ingest is active.
+ */
 export async function startServer(
   config: ServerConfig,
   logger: Logger = new JsonLogger(),
 ): Promise<RunningServer> {
-  const lock = await lockDataDir(config.dataDir);
+  const runs = (role: 'api' | 'ingest' | 'worker') => config.role === 'all' || config.role === role;
+  const lock: DataDirLock | undefined = config.databaseUrl ? undefined : await lockDataDir(config.dataDir);
   let stackhooks: Stackhooks;
   try {
     stackhooks = await createStackhooks({
       dataDir: config.dataDir,
+      databaseUrl: config.databaseUrl,
       network: config.network,
       maxHooksPerOwner: config.maxHooksPerOwner,
       requestsPerMinute: config.requestsPerMinute,
@@ -37,48 +43,57 @@ export async function startServer(
         timeoutMs: config.deliveryTimeoutMs,
         retryScheduleMs: config.retryScheduleMs,
         retentionMs: config.deliveryRetentionMs,
+        leaseMs: config.deliveryLeaseMs,
         allowPrivateTargets: config.allowPrivateTargets,
       },
       adapters: { logger },
     });
   } catch (err) {
-    await lock.release();
+    await lock?.release();
     throw err;
   }
-  if (config.apiKey) await stackhooks.keys.register('default', config.apiKey);
-  const first = await stackhooks.keys.issueFirstKeyIfNone();
-  if (first) {
-    // Shown once: only its hash is stored.
-    process.stdout.write(
-      `\nNo API key existed, so one was created for owner "${first.owner}" (shown only this once):\n\n` +
-        `  ${first.key}\n\nSend it as the x-api-key header. Manage keys with: npx stackhooks keys --help\n\n`,
-    );
+  const stops: (() => Promise<void>)[] = [];
+
+  let port = 0;
+  if (runs('api')) {
+    if (config.apiKey) await stackhooks.keys.register('default', config.apiKey);
+    const first = await stackhooks.keys.issueFirstKeyIfNone();
+    if (first) {
+      // Shown once: only its hash is stored.
+      process.stdout.write(
+        `\nNo API key existed, so one was created for owner "${first.owner}" (shown only this once):\n\n` +
+          `  ${first.key}\n\nSend it as the x-api-key header. Manage keys with: npx stackhooks keys --help\n\n`,
+      );
+    }
+    const http = createServer(stackhooks.app.callback());
+    await listen(http, config.port, config.host);
+    port = (http.address() as AddressInfo).port;
+    stops.push(() => closeGracefully(http, config.shutdownGraceMs));
+    if (!config.databaseUrl) {
+      const admin = await listenAdminSocket(config.dataDir, stackhooks.keys).catch((err: unknown) => {
+        logger.error('admin socket not available; stop the server to manage keys', { error: String(err) });
+        return undefined;
+      });
+      if (admin) stops.push(async () => void admin.close());
+    }
+    logger.info('api listening', { host: config.host, port, network: config.network, role: config.role });
   }
 
-  const http = createServer(stackhooks.app.callback());
-  await listen(http, config.port, config.host);
-  const admin = await listenAdminSocket(config.dataDir, stackhooks.keys).catch((err: unknown) => {
-    logger.error('admin socket not available; stop the server to manage keys', { error: String(err) });
-    return undefined;
-  });
-  const port = (http.address() as AddressInfo).port;
-  logger.info('api listening', {
-    host: config.host,
-    port,
-    network: config.network,
-    data_dir: config.dataDir,
-  });
+  if (runs('worker')) {
+    const loop = stackhooks.startDelivery();
+    stops.push(() => loop.stop());
+    logger.info('delivery started', { concurrency: config.deliveryConcurrency });
+  }
 
-  stackhooks.startDelivery();
-  const { ingest } = stackhooks;
-  const wake = () => {
-    ingest.wake().catch((err: unknown) => logger.error('block processing stopped', { error: String(err) }));
-  };
-  const observer = createObserverServer({ log: stackhooks.eventLog, logger, onAppended: wake });
-  const observerPort = await listenObserver(observer, config.observerPort, config.observerHost);
-  logger.info('observer listening', { host: config.observerHost, port: observerPort });
-  // Entries stored before a crash or a stop are processed now.
-  wake();
+  let observerPort = 0;
+  if (runs('ingest')) {
+    const ingest = await startIngest(stackhooks, logger);
+    const observer = createObserverServer({ log: stackhooks.eventLog, logger, onAppended: ingest.wake });
+    observerPort = await listenObserver(observer, config.observerPort, config.observerHost);
+    logger.info('observer listening', { host: config.observerHost, port: observerPort });
+    stops.push(() => closeGracefully(observer, config.shutdownGraceMs));
+    stops.push(ingest.stop);
+  }
 
   return {
     stackhooks,
@@ -86,14 +101,64 @@ export async function startServer(
     observerPort,
     async stop(reason = 'stop') {
       logger.info('stopping', { reason });
-      admin?.close();
-      await Promise.all([
-        closeGracefully(http, config.shutdownGraceMs),
-        closeGracefully(observer, config.shutdownGraceMs),
-      ]);
+      await Promise.all(stops.map((stop) => stop()));
       await stackhooks.close();
-      await lock.release();
+      await lock?.release();
       logger.info('stopped', { reason });
+    },
+  };
+}
+
+/**
+ * Block processing. On Postgres only the holder of the ingest lock processes (a second ingest
+ * process waits, its observer still storing what nodes post); the embedded store is this process's.
+ */
+async function startIngest(
+  stackhooks: Stackhooks,
+  logger: Logger,
+): Promise<{ wake: () => void; stop: () => Promise<void> }> {
+  let active = false;
+  const wake = () => {
+    if (!active) return;
+    stackhooks.ingest
+      .wake()
+      .catch((err: unknown) => logger.error('block processing stopped', { error: String(err) }));
+  };
+  const abort = new AbortController();
+  let release: (() => Promise<void>) | undefined;
+  const activate = async () => {
+    const held = await stackhooks.takeIngestLock({
+      signal: abort.signal,
+      onWaiting: () => logger.info('another ingest process is active; waiting for its lock'),
+    });
+    release = held.release;
+    held.lost.then(() => {
+      if (abort.signal.aborted) return;
+      logger.error('ingest lock lost; stopping block processing');
+      active = false;
+    });
+    const unwatch = await stackhooks.followHookChanges();
+    const previous = release;
+    release = async () => {
+      await unwatch();
+      await previous();
+    };
+    active = true;
+    logger.info('block processing active');
+    // Entries stored before a crash, a stop or while waiting are processed now.
+    wake();
+  };
+  const activation = activate().catch((err: unknown) => {
+    if (!abort.signal.aborted) logger.error('could not take the ingest lock', { error: String(err) });
+  });
+  return {
+    wake,
+    async stop() {
+      abort.abort();
+      active = false;
+      await stackhooks.ingest.idle();
+      await activation;
+      await release?.();
     },
   };
 }

@@ -14,6 +14,11 @@ import type { ChainUpdate } from '../chain/chain-update.js';
 export interface BlockStore {
   /** Store a block (a no-op for a hash already stored) and return what it did to the canonical chain. */
   put(block: NormalizedBlock): Promise<ChainUpdate>;
+  /**
+   * The same as `put` of each block in order, in as few round trips as the store can (archive
+   * import writes in batches); optional: callers fall back to `put`.
+   */
+  putMany?(blocks: NormalizedBlock[]): Promise<ChainUpdate[]>;
   /** Any stored block, canonical, on a side branch or held as an orphan; undefined when unknown. */
   getByHash(hash: string): Promise<NormalizedBlock | undefined>;
   /** The canonical block at `height`, or undefined above the tip or below the first block. */

@@ -20,6 +20,8 @@ export interface HookRepository {
   insert(hook: StoredHook, maxPerOwner: number): Promise<boolean>;
   /** One owner's hook, or undefined (another owner's hook is undefined too). */
   get(owner: string, uuid: string): Promise<StoredHook | undefined>;
+  /** A hook whoever owns it, for processes told by uuid that it changed; undefined when gone. */
+  getByUuid(uuid: string): Promise<StoredHook | undefined>;
   /** A page of one owner's hooks, oldest first. */
   list(owner: string, offset: number, limit: number): Promise<HookPage>;
   /** Replace one hook by `change(latest)`; undefined when the owner has no such hook. */

@@ -79,6 +79,24 @@ export class BlockIngest {
     return { block, update };
   }
 
+  /**
+   * Normalize and archive a run of node blocks without publishing (archive import): one batch write
+   * where the store offers it. Contracts deployed early in the run name the arguments of later calls.
+   */
+  async archiveNodeBlocks(nodeBlocks: NodeBlock[]): Promise<void> {
+    const blocks: NormalizedBlock[] = [];
+    for (const nodeBlock of nodeBlocks) {
+      const { block, contracts } = await this.normalize(nodeBlock);
+      if (contracts.length > 0) {
+        await this.contracts.putContracts(contracts);
+        for (const contract of contracts) this.remember(contract.contract_identifier, contract.abi);
+      }
+      blocks.push(block);
+    }
+    if (this.blocks.putMany) await this.blocks.putMany(blocks);
+    else for (const block of blocks) await this.blocks.put(block);
+  }
+
   private async drain(): Promise<void> {
     if (!this.recovered) {
       await this.recoverCutOffChange();

@@ -57,6 +57,7 @@ export function webhookHeaders(
 export class WebhookDispatcher {
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly listeners: HookChangeListener[] = [];
+  private readonly settledListeners: (() => void)[] = [];
   private pumping: Promise<void> | undefined;
   private again = false;
   private stopped = false;
@@ -76,6 +77,11 @@ export class WebhookDispatcher {
   /** Be told when delivery interrupts a hook. */
   onChange(listener: HookChangeListener): void {
     this.listeners.push(listener);
+  }
+
+  /** Be told after every attempt settles (a retry may now be due at a new time). */
+  onSettled(listener: () => void): void {
+    this.settledListeners.push(listener);
   }
 
   /** Start every due payload that a free slot allows; calls while busy coalesce into one more round. */
@@ -133,6 +139,7 @@ export class WebhookDispatcher {
           .finally(() => {
             this.inFlight.delete(hook);
             void this.pump();
+            for (const listener of this.settledListeners) listener();
           });
         this.inFlight.set(hook, work);
       }

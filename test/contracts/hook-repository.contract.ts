@@ -187,6 +187,16 @@ export function hookRepositoryContract(name: string, open: () => Promise<HookRep
       expect((await repo.list('bob', 0, 10)).total).to.equal(0);
     });
 
+    describe('getByUuid', () => {
+      it('finds a hook whoever owns it, and nothing once it is deleted', async () => {
+        const hook = newHook('alice');
+        await insertAll(repo, [hook]);
+        expect((await repo.getByUuid(hook.uuid))?.owner).to.equal('alice');
+        await repo.delete('alice', hook.uuid);
+        expect(await repo.getByUuid(hook.uuid)).to.equal(undefined);
+      });
+    });
+
     describe('updateByUuids', () => {
       it('changes the named hooks of every owner in one step and skips unknown uuids', async () => {
         const [a, b, c] = [newHook('alice'), newHook('bob'), newHook('carol')];

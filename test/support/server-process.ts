@@ -23,34 +23,45 @@ export type ServerProcess = {
   exited: Promise<number | null>;
 };
 
-/** Start the server process and wait until it answers the status route. */
-export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * Start the server process and wait until it is ready: it answers the status route (the default),
+ * or it has logged a line containing `readyLine` (for processes that serve no API).
+ */
+export async function spawnServer(env: Record<string, string>, readyLine?: string): Promise<ServerProcess> {
   const port = env.STACKHOOKS_PORT ?? String(await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      STACKHOOKS_HOST: '127.0.0.1',
-      STACKHOOKS_OBSERVER_PORT: '0',
-      STACKHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
-      ...env,
-      STACKHOOKS_PORT: port,
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'apps/server/main.ts', ...(env.ROLE ? ['--role', env.ROLE] : [])],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        STACKHOOKS_HOST: '127.0.0.1',
+        STACKHOOKS_OBSERVER_PORT: '0',
+        STACKHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+        ...env,
+        STACKHOOKS_PORT: port,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let output = '';
   child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 45_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output}`);
-    try {
-      const res = await fetch(`${baseUrl}/chainhooks/v1`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
+    if (readyLine !== undefined) {
+      if (output.includes(readyLine)) break;
+    } else {
+      try {
+        const res = await fetch(`${baseUrl}/chainhooks/v1`);
+        if (res.ok) break;
+      } catch {
+        // not listening yet
+      }
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

@@ -1,0 +1,108 @@
+import type pg from 'pg';
+import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
+import { refsOf } from './outbox-rows.js';
+import type { SentBlocks } from './outbox-sent-blocks.js';
+
+/** Any fixed number: with the schema's hash it names the lock that orders enqueues. */
+const ENQUEUE_LOCK = 7_406_005;
+
+/**
+ * One enqueue, redelivery or hook drop at a time per schema. Sequence values are then taken and
+ * committed in the same order, so no reader ever sees a hook's later payload before an earlier one
+ * (without it, a worker could send a payload whose predecessor's transaction had not yet committed).
+ */
+export async function lockEnqueues(client: pg.ClientBase): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))', [ENQUEUE_LOCK]);
+}
+
+/** `count` ascending sequence values in one round trip; only under `lockEnqueues`, which keeps others from taking any between. */
+export async function takeSeqs(client: pg.ClientBase, count: number): Promise<number[]> {
+  const { rows } = await client.query<{ last: string }>(
+    `SELECT setval('outbox_seq', nextval('outbox_seq') + $1 - 1) AS last`,
+    [count],
+  );
+  const last = Number(rows[0].last);
+  return Array.from({ length: count }, (_, i) => last - count + 1 + i);
+}
+
+/** Recompute a hook's head under its lock (`outbox_refresh_head`, migration 005); `release` also ends the lease. */
+export async function refreshHead(client: pg.ClientBase, hookUuid: string, release: boolean): Promise<void> {
+  await client.query('SELECT outbox_refresh_head($1, $2)', [hookUuid, release]);
+}
+
+/** Store payloads in order, in the caller's transaction, skipping known ids; returns how many were added. */
+export async function insertPayloads(
+  client: pg.ClientBase,
+  payloads: readonly OutgoingPayload[],
+  sent: SentBlocks,
+): Promise<number> {
+  const fresh = firstOfEach(payloads, (p) => p.id);
+  if (fresh.length === 0) return 0;
+  await lockEnqueues(client);
+  // Enough values for every payload and every sent-block change; unused ones are just gaps.
+  const seqs = await takeSeqs(client, fresh.length + sent.changesOf(fresh).length);
+  const refs = fresh.map(refsOf);
+  const { rows } = await client.query<{ id: string }>(
+    `INSERT INTO outbox_payloads (id, hook_uuid, owner, url, kind, seq, queue_seq, apply_refs,
+       rollback_refs, body, created_at, state, next_attempt_at)
+     SELECT id, hook, owner, url, kind, seq, seq, apply, rb, body, created, 'pending', created
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[],
+                 $7::jsonb[], $8::jsonb[], $9::text[], $10::bigint[])
+       AS t(id, hook, owner, url, kind, seq, apply, rb, body, created)
+     ON CONFLICT (id) DO NOTHING RETURNING id`,
+    [
+      fresh.map((p) => p.id),
+      fresh.map((p) => p.hook_uuid),
+      fresh.map((p) => p.owner),
+      fresh.map((p) => p.url),
+      fresh.map((p) => p.kind),
+      seqs.slice(0, fresh.length),
+      refs.map((r) => r.apply),
+      refs.map((r) => r.rollback),
+      fresh.map((p) => JSON.stringify(p.body)),
+      fresh.map((p) => p.created_at),
+    ],
+  );
+  const inserted = new Set(rows.map((r) => r.id));
+  const added = fresh.filter((p) => inserted.has(p.id));
+  const seqOf = new Map(fresh.map((p, i) => [p.id, seqs[i]]));
+  await startQueues(
+    client,
+    firstOfEach(added, (p) => p.hook_uuid),
+    seqOf,
+  );
+  await sent.write(client, sent.changesOf(added), seqs.slice(fresh.length));
+  return added.length;
+}
+
+// Give each hook that had nothing pending its first new payload as head. The upsert waits for the
+// lock of a queue row that a report holds, then sees its latest head: none left means ours is next.
+async function startQueues(
+  client: pg.ClientBase,
+  firsts: readonly OutgoingPayload[],
+  seqOf: ReadonlyMap<string, number>,
+): Promise<void> {
+  if (firsts.length === 0) return;
+  await client.query(
+    `INSERT INTO outbox_queues (hook_uuid, head_id, head_seq, next_attempt_at)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[])
+     ON CONFLICT (hook_uuid) DO UPDATE
+       SET head_id = excluded.head_id, head_seq = excluded.head_seq, next_attempt_at = excluded.next_attempt_at
+       WHERE outbox_queues.head_id IS NULL`,
+    [
+      firsts.map((p) => p.hook_uuid),
+      firsts.map((p) => p.id),
+      firsts.map((p) => seqOf.get(p.id)!),
+      firsts.map((p) => p.created_at),
+    ],
+  );
+}
+
+// The first payload of each key, in order: an id repeated in one call is queued once, as the first.
+function firstOfEach(
+  payloads: readonly OutgoingPayload[],
+  key: (p: OutgoingPayload) => string,
+): OutgoingPayload[] {
+  const seen = new Set<string>();
+  return payloads.filter((p) => !seen.has(key(p)) && seen.add(key(p)));
+}

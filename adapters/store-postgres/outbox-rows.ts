@@ -1,0 +1,85 @@
+import type { DeliveryAttempt, DeliveryRecord, DeliveryState } from '../../core/delivery/delivery-record.js';
+import type {
+  AppliedBlockRef,
+  BlockRef,
+  DeliveryKind,
+  OutgoingPayload,
+} from '../../core/ports/delivery-queue.js';
+
+/** The columns a delivery record is read from. */
+export const RECORD_COLUMNS =
+  'id, hook_uuid, kind, state, apply_refs, rollback_refs, created_at, next_attempt_at, failure_reason, attempts';
+
+/** The columns a payload due for sending is read from. */
+export const PAYLOAD_COLUMNS =
+  'id, hook_uuid, owner, url, kind, apply_refs, rollback_refs, body, created_at, jsonb_array_length(attempts) AS attempt_count';
+
+/** A row of `outbox_payloads` as `RECORD_COLUMNS` reads it (bigints arrive as strings). */
+export type RecordRow = {
+  id: string;
+  hook_uuid: string;
+  kind: DeliveryKind;
+  state: DeliveryState;
+  apply_refs: AppliedBlockRef[];
+  rollback_refs: BlockRef[];
+  created_at: string;
+  next_attempt_at: string | null;
+  failure_reason: string | null;
+  attempts: DeliveryAttempt[];
+};
+
+/** A row of `outbox_payloads` as `PAYLOAD_COLUMNS` reads it. */
+export type PayloadRow = Omit<RecordRow, 'state' | 'next_attempt_at' | 'failure_reason' | 'attempts'> & {
+  owner: string;
+  url: string;
+  body: string | null;
+  attempt_count: number;
+};
+
+/** A delivery record from its row. */
+export function recordOfRow(row: RecordRow): DeliveryRecord {
+  return {
+    id: row.id,
+    hook_uuid: row.hook_uuid,
+    kind: row.kind,
+    state: row.state,
+    apply: row.apply_refs,
+    rollback: row.rollback_refs,
+    created_at: Number(row.created_at),
+    next_attempt_at: row.next_attempt_at === null ? null : Number(row.next_attempt_at),
+    failure_reason: row.failure_reason,
+    attempts: row.attempts,
+  };
+}
+
+/** The payload to send from its row; a pending payload always has its body. */
+export function payloadOfRow(row: PayloadRow): OutgoingPayload {
+  if (row.body === null) throw new Error(`outbox invariant broken: payload ${row.id} has no body`);
+  return {
+    id: row.id,
+    hook_uuid: row.hook_uuid,
+    owner: row.owner,
+    url: row.url,
+    kind: row.kind,
+    apply: row.apply_refs,
+    rollback: row.rollback_refs,
+    body: JSON.parse(row.body) as OutgoingPayload['body'],
+    created_at: Number(row.created_at),
+  };
+}
+
+/** The block refs of a payload as stored: only the fields the port names, whatever else the caller's objects carry. */
+export function refsOf(payload: OutgoingPayload): { apply: string; rollback: string } {
+  return {
+    apply: JSON.stringify(
+      payload.apply.map((ref) => ({ index: ref.index, hash: ref.hash, tx_indexes: ref.tx_indexes })),
+    ),
+    rollback: JSON.stringify(payload.rollback.map((ref) => ({ index: ref.index, hash: ref.hash }))),
+  };
+}
+
+/** An attempt as stored in the `attempts` array (a one-element array, to append with `||`). */
+export function attemptJson(attempt: DeliveryAttempt): string {
+  const { at, status_code, error, latency_ms } = attempt;
+  return JSON.stringify([{ at, status_code, error, latency_ms }]);
+}

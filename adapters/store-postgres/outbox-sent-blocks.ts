@@ -1,0 +1,117 @@
+import type pg from 'pg';
+import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
+
+/**
+ * Blocks kept per hook for rollbacks (as in the embedded outbox): a reorg deeper than a hook's
+ * 10,000 most recent sent blocks cannot name the older ones, and the table stays bounded.
+ */
+export const SENT_BLOCKS_PER_HOOK = 10_000;
+
+/** One block's net change in a batch: remembered with its transactions, or forgotten (`txIndexes` null). */
+type SentChange = { hook: string; hash: string; txIndexes: number[] | null };
+
+/**
+ * The `outbox_sent_blocks` table: which blocks each hook was sent in a live apply that no later
+ * rollback took back. Trimming a hook to its most recent blocks costs an index walk of that many
+ * rows, so it runs only after a tenth of the limit has been added by this process: a hook keeps at
+ * least `limit` blocks and at most about a tenth more per writing process.
+ */
+export class SentBlocks {
+  private readonly sinceTrim = new Map<string, number>();
+  private readonly trimEvery: number;
+
+  constructor(private readonly limit = SENT_BLOCKS_PER_HOOK) {
+    this.trimEvery = Math.max(1, Math.floor(limit / 10));
+  }
+
+  /**
+   * The net effect of live payloads on the table, in order: a rollback forgets a block, an apply
+   * (re)remembers it as the hook's newest. Later changes of one block override earlier ones.
+   */
+  changesOf(payloads: readonly OutgoingPayload[]): SentChange[] {
+    const changes = new Map<string, SentChange>();
+    const put = (change: SentChange) => {
+      const key = `${change.hook}\u0000${change.hash}`;
+      // Deleting first moves the block to the end: the newest change sets its recency.
+      changes.delete(key);
+      changes.set(key, change);
+    };
+    for (const payload of payloads) {
+      if (payload.kind !== 'live') continue;
+      for (const ref of payload.rollback) put({ hook: payload.hook_uuid, hash: ref.hash, txIndexes: null });
+      for (const ref of payload.apply)
+        put({ hook: payload.hook_uuid, hash: ref.hash, txIndexes: [...ref.tx_indexes] });
+    }
+    return [...changes.values()];
+  }
+
+  /** Apply `changes` in the caller's transaction; `seqs` (ascending, one per change) orders the remembered blocks. */
+  async write(client: pg.ClientBase, changes: readonly SentChange[], seqs: readonly number[]): Promise<void> {
+    const forgotten = changes.filter((c) => c.txIndexes === null);
+    if (forgotten.length > 0)
+      await client.query(
+        `DELETE FROM outbox_sent_blocks s USING unnest($1::text[], $2::text[]) AS f(hook, hash)
+         WHERE s.hook_uuid = f.hook AND s.block_hash = f.hash`,
+        [forgotten.map((c) => c.hook), forgotten.map((c) => c.hash)],
+      );
+    const remembered = changes.filter((c) => c.txIndexes !== null);
+    if (remembered.length === 0) return;
+    await client.query(
+      `INSERT INTO outbox_sent_blocks (hook_uuid, block_hash, tx_indexes, seq)
+       SELECT hook, hash, tx::integer[], seq FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
+         AS r(hook, hash, tx, seq)
+       ON CONFLICT (hook_uuid, block_hash) DO UPDATE SET tx_indexes = excluded.tx_indexes, seq = excluded.seq`,
+      [
+        remembered.map((c) => c.hook),
+        remembered.map((c) => c.hash),
+        remembered.map((c) => `{${c.txIndexes!.join(',')}}`),
+        remembered.map((_, i) => seqs[i]),
+      ],
+    );
+    await this.trim(client, remembered);
+  }
+
+  /** hook → block hash → tx indexes, for those of `blockHashes` that were sent. */
+  async lookup(pool: pg.Pool, blockHashes: readonly string[]): Promise<Map<string, Map<string, number[]>>> {
+    const result = new Map<string, Map<string, number[]>>();
+    if (blockHashes.length === 0) return result;
+    const { rows } = await pool.query<{ hook_uuid: string; block_hash: string; tx_indexes: number[] }>(
+      `SELECT hook_uuid, block_hash, tx_indexes FROM outbox_sent_blocks WHERE block_hash = ANY($1::text[])
+       ORDER BY array_position($1::text[], block_hash), seq`,
+      [blockHashes],
+    );
+    for (const row of rows) {
+      let blocks = result.get(row.hook_uuid);
+      if (!blocks) result.set(row.hook_uuid, (blocks = new Map()));
+      blocks.set(row.block_hash, row.tx_indexes);
+    }
+    return result;
+  }
+
+  /** Forget a hook's blocks in the caller's transaction. */
+  async dropHook(client: pg.ClientBase, hookUuid: string): Promise<void> {
+    await client.query('DELETE FROM outbox_sent_blocks WHERE hook_uuid = $1', [hookUuid]);
+    this.sinceTrim.delete(hookUuid);
+  }
+
+  private async trim(client: pg.ClientBase, remembered: readonly SentChange[]): Promise<void> {
+    const due = new Set<string>();
+    for (const { hook } of remembered) {
+      const added = (this.sinceTrim.get(hook) ?? 0) + 1;
+      if (added < this.trimEvery) this.sinceTrim.set(hook, added);
+      else {
+        this.sinceTrim.delete(hook);
+        due.add(hook);
+      }
+    }
+    if (due.size === 0) return;
+    // The (limit + 1)-th newest block of each hook, and everything older, goes.
+    await client.query(
+      `DELETE FROM outbox_sent_blocks s
+       USING (SELECT h, (SELECT seq FROM outbox_sent_blocks WHERE hook_uuid = h ORDER BY seq DESC OFFSET $2 LIMIT 1) AS cut
+              FROM unnest($1::text[]) AS h) c
+       WHERE s.hook_uuid = c.h AND s.seq <= c.cut`,
+      [[...due], this.limit],
+    );
+  }
+}

@@ -1,0 +1,211 @@
+import type pg from 'pg';
+import type { StoredHook } from '../../core/hooks/record.js';
+import type { HookPage, HookRepository, HookSelection } from '../../core/ports/hook-repository.js';
+import type { Database } from './database.js';
+
+/** Any fixed number, apart from migrate's: the first key of the per-owner insert lock. */
+const OWNER_LOCK = 7_406_101;
+
+/** The columns a StoredHook is rebuilt from, in listing order when ordered by. */
+const HOOK_COLUMNS = 'uuid, owner, created_at_ms, definition, status';
+/**
+ * Every locking read orders by this one total order, so two bulk changes that overlap take their
+ * row locks in the same order and cannot deadlock.
+ */
+const LISTING_ORDER = 'ORDER BY created_at_ms, uuid';
+
+type HookRow = {
+  uuid: string;
+  owner: string;
+  created_at_ms: string;
+  definition: StoredHook['definition'];
+  status: StoredHook['status'];
+};
+
+/**
+ * Hooks in Postgres. Changes are read-modify-write transactions that lock the rows first
+ * (`SELECT … FOR UPDATE`), so concurrent changes from any number of processes each see the latest
+ * version. Every hook handed out is parsed from its row, so no caller shares an object with another.
+ */
+export class PgHookRepository implements HookRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Store a new hook unless its owner already has `maxPerOwner`; a repeated uuid is an error. */
+  async insert(hook: StoredHook, maxPerOwner: number): Promise<boolean> {
+    return this.db.transaction(async (client) => {
+      // Counting alone would let concurrent inserts all see room; the lock makes the count and the
+      // insert one step per owner, across processes. The schema is in the key since locks are global.
+      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [
+        OWNER_LOCK,
+        `${this.db.schema}:${hook.owner}`,
+      ]);
+      const { rows } = await client.query<{ count: number }>(
+        'SELECT count(*)::int AS count FROM hooks WHERE owner = $1',
+        [hook.owner],
+      );
+      if (rows[0].count >= maxPerOwner) return false;
+      await client.query(`INSERT INTO hooks (${HOOK_COLUMNS}) VALUES ($1, $2, $3, $4, $5)`, [
+        hook.uuid,
+        hook.owner,
+        hook.created_at_ms,
+        JSON.stringify(hook.definition),
+        JSON.stringify(hook.status),
+      ]);
+      return true;
+    });
+  }
+
+  /** One owner's hook, or undefined. */
+  async get(owner: string, uuid: string): Promise<StoredHook | undefined> {
+    const { rows } = await this.db.pool.query<HookRow>(
+      `SELECT ${HOOK_COLUMNS} FROM hooks WHERE uuid = $1 AND owner = $2`,
+      [uuid, owner],
+    );
+    return rows.length === 0 ? undefined : toHook(rows[0]);
+  }
+
+  /** A hook whoever owns it, for a process told by the change feed that it changed; undefined when gone. */
+  async getByUuid(uuid: string): Promise<StoredHook | undefined> {
+    const { rows } = await this.db.pool.query<HookRow>(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE uuid = $1`, [
+      uuid,
+    ]);
+    return rows.length === 0 ? undefined : toHook(rows[0]);
+  }
+
+  /** A page of one owner's hooks, oldest first, with the owner's total. */
+  async list(owner: string, offset: number, limit: number): Promise<HookPage> {
+    // The window count is taken before OFFSET/LIMIT, so a non-empty page carries the total itself.
+    const { rows } = await this.db.pool.query<HookRow & { total: number }>(
+      `SELECT ${HOOK_COLUMNS}, count(*) OVER ()::int AS total FROM hooks WHERE owner = $1
+       ${LISTING_ORDER} OFFSET $2 LIMIT $3`,
+      [owner, Math.max(0, offset), Math.max(0, limit)],
+    );
+    if (rows.length > 0) return { total: rows[0].total, results: rows.map(toHook) };
+    const counted = await this.db.pool.query<{ total: number }>(
+      'SELECT count(*)::int AS total FROM hooks WHERE owner = $1',
+      [owner],
+    );
+    return { total: counted.rows[0].total, results: [] };
+  }
+
+  /** Replace one hook by `change(latest)`; the change may not alter its uuid, owner or creation time. */
+  async update(
+    owner: string,
+    uuid: string,
+    change: (hook: StoredHook) => StoredHook,
+  ): Promise<StoredHook | undefined> {
+    return this.db.transaction(async (client) => {
+      const { rows } = await client.query<HookRow>(
+        `SELECT ${HOOK_COLUMNS} FROM hooks WHERE uuid = $1 AND owner = $2 FOR UPDATE`,
+        [uuid, owner],
+      );
+      if (rows.length === 0) return undefined;
+      const [updated] = await writeChanges(client, rows, change);
+      return updated;
+    });
+  }
+
+  /** Apply `change` to every selected hook in one transaction; if it throws for any, none is changed. */
+  async updateMany(
+    selection: HookSelection,
+    change: (hook: StoredHook) => StoredHook | undefined,
+  ): Promise<StoredHook[]> {
+    const { owner, uuids, webhook_url: url, statuses } = selection;
+    // A null parameter leaves its criterion out; an empty list matches nothing, as it should.
+    return this.db.transaction(async (client) => {
+      const { rows } = await client.query<HookRow>(
+        `SELECT ${HOOK_COLUMNS} FROM hooks
+         WHERE owner = $1
+           AND ($2::text[] IS NULL OR uuid = ANY ($2))
+           AND ($3::text IS NULL OR webhook_url = $3)
+           AND ($4::text[] IS NULL OR status_value = ANY ($4))
+         ${LISTING_ORDER} FOR UPDATE`,
+        [owner, uuids ?? null, url ?? null, statuses ?? null],
+      );
+      return writeChanges(client, rows, change);
+    });
+  }
+
+  /** Apply `change` to the hooks with these uuids, any owner's, in one transaction; skips unknown ones. */
+  async updateByUuids(
+    uuids: readonly string[],
+    change: (hook: StoredHook) => StoredHook | undefined,
+  ): Promise<StoredHook[]> {
+    if (uuids.length === 0) return [];
+    return this.db.transaction(async (client) => {
+      const { rows } = await client.query<HookRow>(
+        `SELECT ${HOOK_COLUMNS} FROM hooks WHERE uuid = ANY ($1) ${LISTING_ORDER} FOR UPDATE`,
+        [[...new Set(uuids)]],
+      );
+      return writeChanges(client, rows, change);
+    });
+  }
+
+  /** Remove one hook; false when the owner has no such hook. */
+  async delete(owner: string, uuid: string): Promise<boolean> {
+    const { rowCount } = await this.db.pool.query('DELETE FROM hooks WHERE uuid = $1 AND owner = $2', [
+      uuid,
+      owner,
+    ]);
+    return rowCount === 1;
+  }
+
+  /** Every hook of every owner, oldest first. */
+  async listAll(): Promise<StoredHook[]> {
+    const { rows } = await this.db.pool.query<HookRow>(`SELECT ${HOOK_COLUMNS} FROM hooks ${LISTING_ORDER}`);
+    return rows.map(toHook);
+  }
+}
+
+/**
+ * Run `change` on each locked row and write back the hooks it returns, in one statement. Every
+ * change is computed before anything is written, so a throw part-way (which rolls the transaction
+ * back anyway) never leaves a partial batch. Returns the hooks as stored.
+ */
+async function writeChanges(
+  client: pg.PoolClient,
+  rows: HookRow[],
+  change: (hook: StoredHook) => StoredHook | undefined,
+): Promise<StoredHook[]> {
+  const updated: StoredHook[] = [];
+  for (const row of rows) {
+    // Identity is read from the row, not the object the change gets: a change may edit its argument.
+    const identity = { uuid: row.uuid, owner: row.owner, created_at_ms: Number(row.created_at_ms) };
+    const next = change(toHook(row));
+    if (next !== undefined) updated.push(asStored(identity, next));
+  }
+  if (updated.length === 0) return [];
+  await client.query(
+    `UPDATE hooks SET definition = changed.definition, status = changed.status
+     FROM jsonb_to_recordset($1::jsonb) AS changed (uuid text, definition jsonb, status jsonb)
+     WHERE hooks.uuid = changed.uuid`,
+    [JSON.stringify(updated.map(({ uuid, definition, status }) => ({ uuid, definition, status })))],
+  );
+  return updated;
+}
+
+/** The change's result as the table will hold it; refused when it moved the hook's identity or order. */
+function asStored(
+  current: Pick<StoredHook, 'uuid' | 'owner' | 'created_at_ms'>,
+  next: StoredHook,
+): StoredHook {
+  for (const field of ['uuid', 'owner', 'created_at_ms'] as const) {
+    if (next?.[field] !== current[field]) {
+      throw new Error(`a hook change may not alter ${field} (hook ${current.uuid})`);
+    }
+  }
+  // A JSON round trip: what a later read returns (jsonb drops undefined fields), and a fresh object.
+  return JSON.parse(JSON.stringify(next)) as StoredHook;
+}
+
+/** A hook rebuilt from its row; pg parses jsonb afresh for every row, so the objects are the caller's. */
+function toHook(row: HookRow): StoredHook {
+  return {
+    uuid: row.uuid,
+    owner: row.owner,
+    // bigint arrives as a string; creation times in milliseconds are far inside the safe integer range.
+    created_at_ms: Number(row.created_at_ms),
+    definition: row.definition,
+    status: row.status,
+  };
+}

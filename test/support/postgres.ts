@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { migrate } from '../../adapters/store-postgres/migrate.js';
+import { openDatabase, type Database } from '../../adapters/store-postgres/database.js';
+
+/** Where the Postgres suites connect: `STACKHOOKS_TEST_DATABASE_URL`, else the machine's local server. */
+export const TEST_DATABASE_URL =
+  process.env.STACKHOOKS_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A URL for a fresh schema of the test database, unique to this call. */
+export function freshSchemaUrl(prefix = 't'): string {
+  const url = new URL(TEST_DATABASE_URL);
+  url.searchParams.set('schema', `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`);
+  return url.toString();
+}
+
+/** A migrated database in a schema of its own; `drop()` removes the schema and closes the pool. */
+export async function openTestDatabase(
+  prefix = 't',
+): Promise<Database & { url: string; drop(): Promise<void> }> {
+  const url = freshSchemaUrl(prefix);
+  const db = await openDatabase(url);
+  await migrate(db);
+  return {
+    ...db,
+    url,
+    async drop() {
+      await db.pool.query(`DROP SCHEMA IF EXISTS "${db.schema}" CASCADE`);
+      await db.close();
+    },
+  };
+}
+
+/** Whether the test database answers; suites that need it say so when it does not. */
+export async function postgresAvailable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
