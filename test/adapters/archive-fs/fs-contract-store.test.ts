@@ -1,0 +1,64 @@
+import { rm } from 'node:fs/promises';
+import { expect } from 'chai';
+import { openFsContractStore } from '../../../adapters/archive-fs/index.js';
+import type { ContractAbi } from '../../../core/chain/contract-abi.js';
+import { makeTempDir } from '../../support/temp-dir.js';
+
+const ABI: ContractAbi = {
+  functions: [
+    {
+      name: 'transfer',
+      access: 'public',
+      args: [{ name: 'amount', type: 'uint128' }],
+      outputs: { type: 'bool' },
+    },
+  ],
+};
+
+describe('FsContractStore', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await makeTempDir('stackhooks-contracts-');
+  });
+  afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+  it('gives back the ABIs of known contracts, and nothing for unknown ones or ones without an ABI', async () => {
+    const store = await openFsContractStore(dir);
+    await store.putContracts([
+      {
+        contract_identifier: 'SP000000000000000000002Q6VF78.token',
+        abi: ABI,
+        source_code: '(x)',
+        clarity_version: 2,
+      },
+      {
+        contract_identifier: 'SP000000000000000000002Q6VF78.no-abi',
+        abi: null,
+        source_code: '(y)',
+        clarity_version: null,
+      },
+    ]);
+    const found = await store.getAbis([
+      'SP000000000000000000002Q6VF78.token',
+      'SP000000000000000000002Q6VF78.no-abi',
+      'SP1.nope',
+    ]);
+    expect([...found.keys()]).to.deep.equal(['SP000000000000000000002Q6VF78.token']);
+    expect(found.get('SP000000000000000000002Q6VF78.token')).to.deep.equal(ABI);
+  });
+
+  it('keeps contracts for a store opened again on the same folder', async () => {
+    await (
+      await openFsContractStore(dir)
+    ).putContracts([
+      {
+        contract_identifier: 'SP000000000000000000002Q6VF78.token',
+        abi: ABI,
+        source_code: '(x)',
+        clarity_version: 2,
+      },
+    ]);
+    const again = await openFsContractStore(dir);
+    expect((await again.getAbis(['SP000000000000000000002Q6VF78.token'])).size).to.equal(1);
+  });
+});
