@@ -8,10 +8,11 @@ import {
   outgoing,
 } from '../../contracts/delivery-queue.contract.js';
 
-deliveryQueueContract('MemoryOutbox', async () => ({
-  queue: new MemoryOutbox(),
-  cleanup: async () => undefined,
-}));
+deliveryQueueContract(
+  'MemoryOutbox',
+  async () => ({ queue: new MemoryOutbox(), cleanup: async () => undefined }),
+  { persistent: false },
+);
 
 describe('MemoryOutbox', () => {
   it('hands out payload bodies as they were queued instead of copying them', async () => {
