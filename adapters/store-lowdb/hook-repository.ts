@@ -77,7 +77,12 @@ export class LowdbHookRepository implements HookRepository {
     });
   }
 
-  /** Apply `change` to the hooks with these uuids across owners, in one atomic step (unknown uuids are skipped). */
+  /**
+   * Apply `change` to the hooks with these uuids across owners, in one atomic step (unknown uuids are
+   * skipped). This is the live stream's counter write for every enabled hook on every block, so it
+   * makes no copies (three per hook cost ~45 ms a block at 1,000 hooks): as the port says, `change`
+   * must not modify its argument and the hooks returned are read-only.
+   */
   async updateByUuids(
     uuids: readonly string[],
     change: (hook: StoredHook) => StoredHook | undefined,
@@ -87,11 +92,11 @@ export class LowdbHookRepository implements HookRepository {
       for (const uuid of new Set(uuids)) {
         const current = hooks.get(uuid);
         if (!current) continue;
-        const result = change(structuredClone(current));
-        if (result !== undefined) updated.push(changedCopy(current, result));
+        const result = change(current);
+        if (result !== undefined) updated.push(sameIdentity(current, result));
       }
       for (const hook of updated) hooks.replace(hook);
-      return { result: updated.map((hook) => structuredClone(hook)), changed: updated.length > 0 };
+      return { result: updated, changed: updated.length > 0 };
     });
   }
 
@@ -132,12 +137,17 @@ export class LowdbHookRepository implements HookRepository {
   }
 }
 
-/** A private copy of a change's result, refused when the change moved the hook's identity or order. */
-function changedCopy(current: StoredHook, next: StoredHook): StoredHook {
+/** A change's result, refused when the change moved the hook's identity or order. */
+function sameIdentity(current: StoredHook, next: StoredHook): StoredHook {
   for (const field of ['uuid', 'owner', 'created_at_ms'] as const) {
     if (next?.[field] !== current[field]) {
       throw new Error(`a hook change may not alter ${field} (hook ${current.uuid})`);
     }
   }
-  return structuredClone(next);
+  return next;
+}
+
+/** A private copy of a change's result, refused when the change moved the hook's identity or order. */
+function changedCopy(current: StoredHook, next: StoredHook): StoredHook {
+  return structuredClone(sameIdentity(current, next));
 }

@@ -37,7 +37,9 @@ export interface HookRepository {
   ): Promise<StoredHook[]>;
   /**
    * Apply `change` to the hooks with these uuids, whoever owns them, in one atomic step (the live
-   * stream counts evaluations for every enabled hook at once); returns the changed hooks.
+   * stream counts evaluations for every enabled hook at once); returns the changed hooks. The hot
+   * path of every block: `change` must not modify its argument, and the hooks returned are read-only
+   * (a store may hand out its own objects).
    */
   updateByUuids(
     uuids: readonly string[],
