@@ -10,8 +10,10 @@ import { lockDataDir } from '../server/data-dir-lock.js';
 import type { ProgressLine } from './progress-line.js';
 import { megabytes } from './progress-line.js';
 
-/** Blocks archived in one batch (one transaction on Postgres). */
+/** Blocks archived in one batch (one transaction on Postgres)... */
 const BATCH_BLOCKS = 500;
+/** ...or fewer, so that a run of busy blocks (hundreds of KB of JSON each) stays small in memory. */
+const BATCH_BYTES = 8 * 1024 * 1024;
 
 /** How far an import of one file got, kept so an interrupted import resumes. */
 type ImportCheckpoint = { file: string; line: number; blocks: number; done: boolean };
@@ -64,11 +66,19 @@ export async function runImport(
       force,
     );
   // Blocks are archived in batches; the checkpoint only ever names a line whose blocks are stored.
+  const batchBlocks = stackhooks.ingest.writesBatches() ? BATCH_BLOCKS : 1;
   let batch: NodeBlock[] = [];
+  let batchBytes = 0;
+  let savedLine = checkpoint.line;
   const flush = async () => {
     if (batch.length > 0) await stackhooks.ingest.archiveNodeBlocks(batch);
     batch = [];
-    await saveCheckpoint(checkpointFile, { file: path, line: lastLine, blocks, done: false });
+    batchBytes = 0;
+    // Progress is saved every 1,000 lines: a resumed import redoes at most that (the archive skips it).
+    if (lastLine - savedLine >= 1000) {
+      await saveCheckpoint(checkpointFile, { file: path, line: lastLine, blocks, done: false });
+      savedLine = lastLine;
+    }
   };
   try {
     for await (const line of readReplayTsv(path, read)) {
@@ -78,10 +88,11 @@ export async function runImport(
       }
       if (line.path === '/new_block') {
         batch.push(JSON.parse(line.body) as NodeBlock);
+        batchBytes += line.body.length;
         blocks++;
       }
       lastLine = line.line;
-      if (batch.length >= BATCH_BLOCKS || lastLine % 1000 === 0) await flush();
+      if (batch.length >= batchBlocks || batchBytes >= BATCH_BYTES || lastLine % 1000 === 0) await flush();
       show();
     }
     await flush();

@@ -79,6 +79,11 @@ export class BlockIngest {
     return { block, update };
   }
 
+  /** Whether the archive writes a run of blocks in one batch (else a run gains nothing but memory). */
+  writesBatches(): boolean {
+    return this.blocks.putMany !== undefined;
+  }
+
   /**
    * Normalize and archive a run of node blocks without publishing (archive import): one batch write
    * where the store offers it. Contracts deployed early in the run name the arguments of later calls.
