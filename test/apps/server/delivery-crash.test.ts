@@ -27,6 +27,8 @@ describe('delivery crash safety', function () {
       STACKHOOKS_API_KEY: key,
       STACKHOOKS_OBSERVER_PORT: observerPort,
       STACKHOOKS_DELIVERY_TIMEOUT: '60s',
+      // Every hook's first payload in flight at once, so all 50 hang until the kill.
+      STACKHOOKS_DELIVERY_CONCURRENCY: '64',
       STACKHOOKS_RATE_LIMIT_PER_MINUTE: '100000',
     };
     const first = await spawnServer(env);
