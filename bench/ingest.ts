@@ -1,8 +1,10 @@
 // Import speed and memory (issue 3): `runImport` (what `stackhooks import FILE` runs) on the recorded
 // stackerdb-sample-events.tsv.gz (small Nakamoto testnet blocks) and on 200 chained copies of the busy
-// poisonmicroblock.tsv block, each import in its own child process so that its peak RSS is its own;
-// beside it, in the same run, the bare `deserializeTransaction` rate of the same 63 transactions, and
-// each stage of both imports timed on its own (TSV read, JSON.parse, normalizeBlock, archive put).
+// poisonmicroblock.tsv block; in the same run, the bare `deserializeTransaction` rate of the same 63
+// transactions, `normalizeBlock` alone, and each stage of both imports timed on its own (TSV read,
+// JSON.parse, normalizeBlock, archive put). Every measurement runs in its own child process
+// (`node --import tsx bench/ingest.ts --child ...`), so a peak RSS is that scenario's alone and no
+// measurement inherits another's heap.
 // Run: npx tsx bench/ingest.ts [--rounds N] [--seconds S]   (prints Markdown for docs/benchmarks.md)
 // Exits 2 when the fixtures are absent; otherwise 0 unless something crashes (benches fail no build).
 import { deserializeTransaction } from '@stacks/transactions';
@@ -22,8 +24,8 @@ import { normalizeBlock } from '../core/chain/normalize-block.js';
 import type { Network } from '../core/hooks/definition.js';
 import { fixturesDir } from '../test/support/fixtures.js';
 import { readFirstNodeBlock, writeBusyTsv } from './support/busy-blocks.js';
-import { timeImportStages } from './support/import-stages.js';
-import { renderIngestReport, type ImportRun, type IngestRuns } from './support/ingest-report.js';
+import { timeImportStages, type StageTimes } from './support/import-stages.js';
+import { renderIngestReport, type ImportRun, type IngestRuns, type Rate } from './support/ingest-report.js';
 import {
   loadAverage,
   machineLine,
@@ -43,34 +45,46 @@ const COPIES = 200;
 if (process.argv[2] === '--child') await child(process.argv.slice(3));
 else await main();
 
-/** In a child process: one import of `file` into `dataDir` (or none, for the baseline), then one JSON line. */
-async function child([mode, file, network, dataDir]: string[]): Promise<void> {
-  if (mode === 'baseline') {
-    const run: ImportRun = {
-      blocks: 0,
-      archived: 0,
-      seconds: 0,
-      ownSeconds: 0,
-      maxRssKb: peakRssKb(),
-      cpuSeconds: ownCpuSeconds(),
-    };
-    console.log(JSON.stringify(run));
-    return;
+/** What the `loops` child reports: the two in-process rates on the busy block. */
+type LoopsRun = { decode: Rate; normalize: Rate; cpuSeconds: number };
+/** What the `stages` child reports. */
+type StagesRun = StageTimes & { cpuSeconds: number };
+
+/**
+ * In a child process, one measurement, then one JSON line: `baseline` (nothing), `import` or
+ * `one-by-one` FILE NETWORK DATADIR, `loops` BUSY_TSV SECONDS, `stages` FILE NETWORK TEMPDIR SECONDS.
+ * Every measurement gets a fresh process, so none inherits another's heap or JIT state.
+ */
+async function child([mode, ...args]: string[]): Promise<void> {
+  const report = (result: object) =>
+    console.log(JSON.stringify({ ...result, maxRssKb: peakRssKb(), cpuSeconds: ownCpuSeconds() }));
+  if (mode === 'baseline') return report({ blocks: 0, archived: 0, seconds: 0, ownSeconds: 0 });
+  if (mode === 'loops') {
+    const [file, seconds] = args;
+    const { block } = await readFirstNodeBlock(file);
+    const rawTxs = block.transactions.map((tx) => tx.raw_tx.slice(2));
+    const context = { network: 'mainnet' as const, lookupAbi: () => undefined };
+    const perBlock = block.transactions.length;
+    const decode = timedRate(() => rawTxs.forEach((raw) => deserializeTransaction(raw)), perBlock, +seconds);
+    const normalize = timedRate(() => normalizeBlock(block, context), perBlock, +seconds);
+    return report({ decode, normalize });
   }
+  if (mode === 'stages') {
+    const [file, network, tempDir, seconds] = args;
+    return report(await timeImportStages(file, network as Network, tempDir, +seconds));
+  }
+  const [file, network, dataDir] = args;
   const start = performance.now();
   const summary =
     mode === 'one-by-one'
       ? await ingestOneByOne(file, dataDir, network as Network)
       : await runImport(file, { dataDir, network: network as Network });
-  const run: ImportRun = {
+  report({
     blocks: summary.blocks,
     archived: summary.archived,
     seconds: (performance.now() - start) / 1000,
     ownSeconds: summary.seconds,
-    maxRssKb: peakRssKb(),
-    cpuSeconds: ownCpuSeconds(),
-  };
-  console.log(JSON.stringify(run));
+  });
 }
 
 /**
@@ -149,8 +163,6 @@ async function main(): Promise<void> {
     const emptyFile = join(temp, 'empty.tsv');
     await writeFile(emptyFile, '');
     const txsPerBlock = recorded.block.transactions.length;
-    const rawTxs = recorded.block.transactions.map((tx) => tx.raw_tx.slice(2));
-    const context = { network: 'mainnet' as const, lookupAbi: () => undefined };
 
     const runs: IngestRuns = {
       baseline: [],
@@ -174,34 +186,40 @@ async function main(): Promise<void> {
     };
     // Every measurement once a round, interleaved, so that a burst of load on the shared machine
     // hits all of them alike instead of one whole scenario.
-    const cpuOf = (children: ImportRun[]) => children.reduce((sum, run) => sum + run.cpuSeconds, 0);
+    const childCpu: number[] = [];
     for (let round = 1; round <= rounds; round++) {
       console.error(`round ${round} of ${rounds} (load ${loadAverage()})`);
       const thisRound = watchOtherLoad();
-      const children = [
+      const [baseline, empty, smallRun, busyRun, oneByOne] = [
         await runChild<ImportRun>(script, ['--child', 'baseline'], root),
         await importIn(emptyFile, 'mainnet'),
         await importIn(smallFile, 'testnet'),
         await importIn(busyFile, 'mainnet'),
         await importIn(busyFile, 'mainnet', 'one-by-one'),
       ];
-      runs.decode.push(
-        timedRate(() => rawTxs.forEach((raw) => deserializeTransaction(raw)), txsPerBlock, seconds),
-      );
-      runs.normalize.push(timedRate(() => normalizeBlock(recorded.block, context), txsPerBlock, seconds));
-      runs.smallStages.push(await timeImportStages(smallFile, 'testnet', temp, seconds));
-      runs.busyStages.push(await timeImportStages(busyFile, 'mainnet', temp, seconds));
-      const [baseline, empty, smallRun, busyRun, oneByOne] = children;
-      runs.busyOneByOne.push(oneByOne);
+      const loops = await runChild<LoopsRun>(script, ['--child', 'loops', busySource, String(seconds)], root);
+      const stagesOf = (file: string, network: Network) =>
+        runChild<StagesRun>(script, ['--child', 'stages', file, network, temp, String(seconds)], root);
+      const smallStages = await stagesOf(smallFile, 'testnet');
+      const busyStages = await stagesOf(busyFile, 'mainnet');
       runs.baseline.push(baseline);
       runs.empty.push(empty);
       runs.small.push(smallRun);
       runs.busy.push(busyRun);
-      runs.otherCores.push(thisRound.stop(cpuOf(children)).cores);
+      runs.busyOneByOne.push(oneByOne);
+      runs.decode.push(loops.decode);
+      runs.normalize.push(loops.normalize);
+      runs.smallStages.push(smallStages);
+      runs.busyStages.push(busyStages);
+      childCpu.push(
+        [baseline, empty, smallRun, busyRun, oneByOne, loops, smallStages, busyStages].reduce(
+          (sum, run) => sum + run.cpuSeconds,
+          0,
+        ),
+      );
+      runs.otherCores.push(thisRound.stop(childCpu[childCpu.length - 1]).cores);
     }
-    const other = wholeRun.stop(
-      cpuOf([...runs.baseline, ...runs.empty, ...runs.small, ...runs.busy, ...runs.busyOneByOne]),
-    );
+    const other = wholeRun.stop(childCpu.reduce((sum, cpu) => sum + cpu, 0));
 
     console.log(
       renderIngestReport({
