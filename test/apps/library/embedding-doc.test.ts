@@ -1,20 +1,13 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { firstTypeScriptBlock } from '../../support/markdown.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-
-/** The first ```ts block of a markdown file. */
-async function firstTypeScriptBlock(path: string): Promise<string> {
-  const text = await readFile(path, 'utf8');
-  const match = /```ts\n([\s\S]*?)```/.exec(text);
-  if (!match) throw new Error(`no ts block in ${path}`);
-  return match[1];
-}
 
 describe('docs/embedding.md', function () {
   this.timeout(60_000);
