@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { NodeBlock } from '../../../core/chain/node-block.js';
 import { sampleDefinition } from '../../support/definitions.js';
@@ -160,6 +161,9 @@ if (!available) {
         '"msg":"observer listening"',
       );
       processes.push(second);
+      // Its observer starting and its first try for the lock race each other: wait for both lines.
+      for (const deadline = Date.now() + 20_000; Date.now() < deadline; await sleep(50))
+        if (second.output().includes('waiting for its lock')) break;
       expect(second.output()).to.include('waiting for its lock');
       expect(second.output()).to.not.include('block processing active');
 
