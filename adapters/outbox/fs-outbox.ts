@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { DeliveryAttempt, DeliveryRecord, DeliveryState } from '../../core/delivery/delivery-record.js';
 import type {
   AttemptOutcome,
+  AttemptReport,
   DeliveryPage,
   DeliveryQueue,
   DueDelivery,
@@ -118,9 +119,16 @@ export class FsOutbox implements DeliveryQueue {
 
   /** Log an attempt and apply its outcome, durably (an unknown id is ignored: its hook is gone). */
   async recordAttempt(id: string, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void> {
+    await this.recordAttempts([{ id, attempt, outcome }]);
+  }
+
+  /** Log attempts and apply their outcomes in order, durably, in one journal write. */
+  async recordAttempts(reports: readonly AttemptReport[]): Promise<void> {
     this.usable();
-    const known = this.state.recordAttempt(id, attempt, outcome);
-    await this.commit(known ? [{ t: 'attempt', id, attempt, outcome }] : []);
+    const known = reports.filter(({ id, attempt, outcome }) =>
+      this.state.recordAttempt(id, attempt, outcome),
+    );
+    await this.commit(known.map(({ id, attempt, outcome }) => ({ t: 'attempt', id, attempt, outcome })));
   }
 
   /** Fail every pending payload of a hook, durably. */

@@ -1,6 +1,7 @@
 import type { DeliveryAttempt, DeliveryRecord, DeliveryState } from '../../core/delivery/delivery-record.js';
 import type {
   AttemptOutcome,
+  AttemptReport,
   DeliveryPage,
   DeliveryQueue,
   DueDelivery,
@@ -50,7 +51,12 @@ export class MemoryOutbox implements DeliveryQueue {
 
   /** Log an attempt and apply its outcome (an unknown id is ignored: its hook is gone). */
   async recordAttempt(id: string, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void> {
-    this.state.recordAttempt(id, attempt, outcome);
+    await this.recordAttempts([{ id, attempt, outcome }]);
+  }
+
+  /** Log attempts and apply their outcomes in order. */
+  async recordAttempts(reports: readonly AttemptReport[]): Promise<void> {
+    for (const { id, attempt, outcome } of reports) this.state.recordAttempt(id, attempt, outcome);
   }
 
   /** Fail every pending payload of a hook. */

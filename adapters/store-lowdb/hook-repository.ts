@@ -37,6 +37,12 @@ export class LowdbHookRepository implements HookRepository {
     return hook && structuredClone(hook);
   }
 
+  /** The hooks with these uuids that exist, whoever owns them. */
+  async getByUuids(uuids: readonly string[]): Promise<StoredHook[]> {
+    const found = [...new Set(uuids)].map((uuid) => this.file.state.hooks.get(uuid));
+    return found.filter((hook) => hook !== undefined).map((hook) => structuredClone(hook));
+  }
+
   /** A page of one owner's hooks, oldest first. */
   async list(owner: string, offset: number, limit: number): Promise<HookPage> {
     const owned = this.file.state.hooks.ownedBy(owner);

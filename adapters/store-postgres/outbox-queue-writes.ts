@@ -77,6 +77,8 @@ export async function insertPayloads(
 
 // Give each hook that had nothing pending its first new payload as head. The upsert waits for the
 // lock of a queue row that a report holds, then sees its latest head: none left means ours is next.
+// It locks the rows in hook order, as batched reports do (migration 006), so neither waits on the
+// other in a circle.
 async function startQueues(
   client: pg.ClientBase,
   firsts: readonly OutgoingPayload[],
@@ -85,7 +87,8 @@ async function startQueues(
   if (firsts.length === 0) return;
   await client.query(
     `INSERT INTO outbox_queues (hook_uuid, head_id, head_seq, next_attempt_at)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[])
+     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[]) AS t(hook, head, seq, due)
+     ORDER BY hook
      ON CONFLICT (hook_uuid) DO UPDATE
        SET head_id = excluded.head_id, head_seq = excluded.head_seq, next_attempt_at = excluded.next_attempt_at
        WHERE outbox_queues.head_id IS NULL`,

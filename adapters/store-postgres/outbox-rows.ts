@@ -10,10 +10,6 @@ import type {
 export const RECORD_COLUMNS =
   'id, hook_uuid, kind, state, apply_refs, rollback_refs, created_at, next_attempt_at, failure_reason, attempts';
 
-/** The columns a payload due for sending is read from. */
-export const PAYLOAD_COLUMNS =
-  'id, hook_uuid, owner, url, kind, apply_refs, rollback_refs, body, created_at, jsonb_array_length(attempts) AS attempt_count';
-
 /** A row of `outbox_payloads` as `RECORD_COLUMNS` reads it (bigints arrive as strings). */
 export type RecordRow = {
   id: string;
@@ -28,7 +24,7 @@ export type RecordRow = {
   attempts: DeliveryAttempt[];
 };
 
-/** A row of `outbox_payloads` as `PAYLOAD_COLUMNS` reads it. */
+/** A payload due for sending as `outbox_lease_due` (migration 006) returns it. */
 export type PayloadRow = Omit<RecordRow, 'state' | 'next_attempt_at' | 'failure_reason' | 'attempts'> & {
   owner: string;
   url: string;

@@ -72,6 +72,18 @@ export class PgHookRepository implements HookRepository {
     return rows.length === 0 ? undefined : toHook(rows[0]);
   }
 
+  /** The hooks with these uuids that exist, whoever owns them, in one statement. */
+  async getByUuids(uuids: readonly string[]): Promise<StoredHook[]> {
+    if (uuids.length === 0) return [];
+    const { rows } = await this.db.pool.query<HookRow>({
+      // Named: a worker runs it for every batch it sends, so each connection plans it once.
+      name: 'stackhooks_hooks_by_uuids',
+      text: `SELECT ${HOOK_COLUMNS} FROM hooks WHERE uuid = ANY($1::text[])`,
+      values: [[...new Set(uuids)]],
+    });
+    return rows.map(toHook);
+  }
+
   /** A page of one owner's hooks, oldest first, with the owner's total. */
   async list(owner: string, offset: number, limit: number): Promise<HookPage> {
     // The window count is taken before OFFSET/LIMIT, so a non-empty page carries the total itself.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DeliveryAttempt, DeliveryRecord, DeliveryState } from '../../core/delivery/delivery-record.js';
 import type {
   AttemptOutcome,
+  AttemptReport,
   DeliveryPage,
   DeliveryQueue,
   DueDelivery,
@@ -11,7 +12,6 @@ import type { Database } from './database.js';
 import { PgBodyGoneError } from './outbox-body-gone-error.js';
 import { insertPayloads, lockEnqueues, refreshHead, takeSeqs } from './outbox-queue-writes.js';
 import {
-  PAYLOAD_COLUMNS,
   RECORD_COLUMNS,
   attemptJson,
   payloadOfRow,
@@ -35,19 +35,10 @@ export type PgOutboxOptions = {
 
 const HOUR_MS = 60 * 60 * 1000;
 
-/** The head of each free hook, due, earliest first; leased to this instance in the same statement. */
-const DUE_SQL = `
-  WITH picked AS MATERIALIZED (
-    SELECT hook_uuid FROM outbox_queues
-    WHERE head_id IS NOT NULL AND next_attempt_at <= $2 AND hook_uuid <> ALL($3::text[])
-      AND (lease_owner IS NULL OR lease_owner = $1 OR lease_until <= now())
-    ORDER BY next_attempt_at, head_seq
-    LIMIT $5
-    FOR UPDATE SKIP LOCKED)
-  UPDATE outbox_queues q
-  SET lease_owner = $1, lease_payload = q.head_id, lease_until = now() + $4 * interval '1 millisecond'
-  FROM picked WHERE q.hook_uuid = picked.hook_uuid
-  RETURNING q.head_id`;
+/** Named, so each connection plans them once: they run for every batch a worker sends. */
+const LEASE_DUE = 'stackhooks_outbox_lease_due';
+const RECORD_ATTEMPTS = 'stackhooks_outbox_record_attempts';
+const NEXT_DUE_AT = 'stackhooks_outbox_next_due_at';
 
 /**
  * The outbox in PostgreSQL, shared by any number of api and worker processes. Each hook has a row
@@ -102,22 +93,14 @@ export class PgOutbox implements DeliveryQueue {
     });
   }
 
-  /** Lease and return the head of each hook that is due, not in `busy`, and not leased by another instance; earliest first. */
+  /** Lease and return the head of each hook that is due, not in `busy`, and not leased by another instance; earliest first, in one round trip. */
   async due(now: number, limit: number, busy: ReadonlySet<string>): Promise<DueDelivery[]> {
     if (limit <= 0) return [];
-    const leased = await this.db.pool.query<{ head_id: string }>(DUE_SQL, [
-      this.instanceId,
-      now,
-      [...busy],
-      this.leaseMs,
-      limit,
-    ]);
-    if (leased.rows.length === 0) return [];
-    // A separate statement, so its snapshot holds the heads that the locked queue rows name.
-    const { rows } = await this.db.pool.query<PayloadRow>(
-      `SELECT ${PAYLOAD_COLUMNS} FROM outbox_payloads WHERE id = ANY($1::text[]) ORDER BY next_attempt_at, seq`,
-      [leased.rows.map((r) => r.head_id)],
-    );
+    const { rows } = await this.db.pool.query<PayloadRow>({
+      name: LEASE_DUE,
+      text: 'SELECT * FROM outbox_lease_due($1, $2, $3, $4, $5)',
+      values: [this.instanceId, now, [...busy], this.leaseMs, limit],
+    });
     for (const row of rows) this.leased.add(row.id);
     return rows.map((row) => ({ payload: payloadOfRow(row), attempts: row.attempt_count }));
   }
@@ -128,32 +111,43 @@ export class PgOutbox implements DeliveryQueue {
    * counting it would make every worker's loop query in a tight circle while any attempt runs.
    */
   async nextDueAt(): Promise<number | undefined> {
-    const { rows } = await this.db.pool.query<{ at: string | null }>(
-      `SELECT min(next_attempt_at) AS at FROM outbox_queues
-       WHERE head_id IS NOT NULL AND (lease_until IS NULL OR lease_until <= now())`,
-    );
+    const { rows } = await this.db.pool.query<{ at: string | null }>({
+      name: NEXT_DUE_AT,
+      text: `SELECT min(next_attempt_at) AS at FROM outbox_queues
+             WHERE head_id IS NOT NULL AND (lease_until IS NULL OR lease_until <= now())`,
+    });
     return rows[0].at === null ? undefined : Number(rows[0].at);
   }
 
-  /**
-   * Log an attempt, apply its outcome and release the lease (an unknown id is ignored: its hook is
-   * gone), in one round trip (`outbox_record_attempt`, migration 005). As in the embedded outbox, a
-   * delivery always counts and other outcomes only move a pending payload; an outcome reported
-   * after this instance's lease was taken over is only logged (the new holder decides), unless it
-   * is a delivery: the target did receive it.
-   */
+  /** Log an attempt and apply its outcome; see `recordAttempts`. */
   async recordAttempt(id: string, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void> {
-    const leasedHere = this.leased.delete(id);
-    await this.db.pool.query('SELECT outbox_record_attempt($1, $2::jsonb, $3, $4, $5, $6, $7, $8)', [
-      id,
-      attemptJson(attempt),
-      attempt.at,
-      outcome.state,
-      outcome.state === 'pending' ? outcome.next_attempt_at : null,
-      outcome.state === 'failed' ? outcome.reason : null,
-      this.instanceId,
-      leasedHere,
-    ]);
+    await this.recordAttempts([{ id, attempt, outcome }]);
+  }
+
+  /**
+   * Log attempts, apply their outcomes and release the leases they end (an unknown id is ignored:
+   * its hook is gone), one round trip per run of distinct payloads (`outbox_record_attempts`,
+   * migration 006). As in the embedded outbox, a delivery always counts and other outcomes only
+   * move a pending payload; an outcome reported after this instance's lease was taken over is only
+   * logged (the new holder decides), unless it is a delivery: the target did receive it.
+   */
+  async recordAttempts(reports: readonly AttemptReport[]): Promise<void> {
+    for (const run of distinctRuns(reports)) {
+      await this.db.pool.query({
+        name: RECORD_ATTEMPTS,
+        text: 'SELECT outbox_record_attempts($1, $2::jsonb[], $3, $4, $5, $6, $7, $8)',
+        values: [
+          run.map((r) => r.id),
+          run.map((r) => attemptJson(r.attempt)),
+          run.map((r) => r.attempt.at),
+          run.map((r) => r.outcome.state),
+          run.map((r) => (r.outcome.state === 'pending' ? r.outcome.next_attempt_at : null)),
+          run.map((r) => (r.outcome.state === 'failed' ? r.outcome.reason : null)),
+          this.instanceId,
+          run.map((r) => this.leased.delete(r.id)),
+        ],
+      });
+    }
   }
 
   /** Fail every pending payload of a hook. */
@@ -261,7 +255,22 @@ export class PgOutbox implements DeliveryQueue {
   }
 }
 
-/** Open the outbox on a migrated database (migration 005). */
+// Consecutive runs in which no payload repeats: one statement settles each payload at most once.
+function distinctRuns(reports: readonly AttemptReport[]): AttemptReport[][] {
+  const runs: AttemptReport[][] = [];
+  let ids = new Set<string>();
+  for (const report of reports) {
+    if (runs.length === 0 || ids.has(report.id)) {
+      runs.push([]);
+      ids = new Set();
+    }
+    runs.at(-1)!.push(report);
+    ids.add(report.id);
+  }
+  return runs;
+}
+
+/** Open the outbox on a migrated database (migrations 005 and 006). */
 export function openPgOutbox(db: Database, options?: PgOutboxOptions): PgOutbox {
   return new PgOutbox(db, options);
 }

@@ -29,15 +29,32 @@ export function startDeliveryLoop(options: {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 
+  // Attempts recorded together settle together: one look at the next due time serves them all,
+  // and a call while one is under way asks for one more after it, not one each.
+  let scheduling = false;
+  let scheduleAgain = false;
   const schedule = async () => {
     if (stopped) return;
-    const next = await dispatcher.nextDueAt().catch(() => undefined);
-    // Something already due is in flight (or waiting for a slot): its attempt ending pumps again, so
-    // the timer is only the safety net then; sleeping 0 here would spin.
-    const wait =
-      next === undefined || next <= Date.now() ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, next - Date.now());
-    clearTimeout(timer);
-    timer = setTimeout(tick, wait);
+    if (scheduling) {
+      scheduleAgain = true;
+      return;
+    }
+    scheduling = true;
+    try {
+      do {
+        scheduleAgain = false;
+        const next = await dispatcher.nextDueAt().catch(() => undefined);
+        if (stopped) return;
+        // Something already due is in flight (or waiting for a slot): its attempt ending pumps
+        // again, so the timer is only the safety net then; sleeping 0 here would spin.
+        const wait =
+          next === undefined || next <= Date.now() ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, next - Date.now());
+        clearTimeout(timer);
+        timer = setTimeout(tick, wait);
+      } while (scheduleAgain);
+    } finally {
+      scheduling = false;
+    }
   };
   const tick = () => {
     dispatcher.pump().finally(() => void schedule());

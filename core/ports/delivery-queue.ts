@@ -34,6 +34,9 @@ export type AttemptOutcome =
   | { state: 'delivered' }
   | { state: 'failed'; reason: string };
 
+/** One attempt on a payload and what it decided, as `recordAttempts` takes it. */
+export type AttemptReport = { id: string; attempt: DeliveryAttempt; outcome: AttemptOutcome };
+
 /** A page of one hook's delivery log, newest first. */
 export type DeliveryPage = { total: number; results: DeliveryRecord[] };
 
@@ -61,8 +64,14 @@ export interface DeliveryQueue {
   due(now: number, limit: number, busy: ReadonlySet<string>): Promise<DueDelivery[]>;
   /** The earliest next attempt of any pending payload (ms), or undefined when none is pending. */
   nextDueAt(): Promise<number | undefined>;
-  /** Record an attempt and its outcome durably. */
+  /** Record an attempt and its outcome durably; the same as `recordAttempts` with one report. */
   recordAttempt(id: string, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void>;
+  /**
+   * Record many attempts durably at once, with the same effect as recording them one by one in
+   * this order: a worker settles the attempts that ended together in one write (one round trip to
+   * a shared database, one fsync on disk) rather than one each.
+   */
+  recordAttempts(reports: readonly AttemptReport[]): Promise<void>;
   /** Give up on every pending payload of a hook (it was interrupted): they become failed with `reason`. */
   failPending(hookUuid: string, reason: string): Promise<void>;
   /** A page of one hook's delivery log, newest first, optionally of one state. */

@@ -22,6 +22,8 @@ export interface HookRepository {
   get(owner: string, uuid: string): Promise<StoredHook | undefined>;
   /** A hook whoever owns it, for processes told by uuid that it changed; undefined when gone. */
   getByUuid(uuid: string): Promise<StoredHook | undefined>;
+  /** The hooks with these uuids that exist, whoever owns them, in no set order: one read for a batch of deliveries. */
+  getByUuids(uuids: readonly string[]): Promise<StoredHook[]>;
   /** A page of one owner's hooks, oldest first. */
   list(owner: string, offset: number, limit: number): Promise<HookPage>;
   /** Replace one hook by `change(latest)`; undefined when the owner has no such hook. */

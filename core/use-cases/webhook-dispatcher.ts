@@ -20,7 +20,12 @@ import {
   type DeliverySettings,
   type ServiceSettings,
 } from '../settings.js';
+import type { StoredHook } from '../hooks/record.js';
+import { AttemptRecorder } from './attempt-recorder.js';
 import type { HookChangeListener } from './hook-registry.js';
+
+/** What a batch of attempts sends with, read once for the batch: hooks by uuid, secrets by owner. */
+type Targets = { hooks: Map<string, StoredHook>; secrets: Map<string, string | null> };
 
 /** Jitter for retry waits; replaced in tests to make schedules exact. */
 export const DELIVERY_RANDOM = Symbol.for('stackhooks.DeliveryRandom');
@@ -49,9 +54,11 @@ export function webhookHeaders(
 
 /**
  * Sends queued payloads: one at a time per hook, in queue order, up to `concurrency` hooks in
- * parallel. Each attempt reads the owner's consumer secret and the hook's URL afresh (a rotation
- * or a PATCH takes effect on the next attempt). When a live payload's retries are used up, the hook
- * is interrupted and disabled and its other pending payloads are failed, visibly, in the log.
+ * parallel. Payloads are taken from the queue in batches, and each batch reads its hooks' URLs and
+ * owners' consumer secrets afresh, in one read each (a rotation or a PATCH takes effect on the
+ * next payload taken). Attempts that end together are recorded together. When a live payload's
+ * retries are used up, the hook is interrupted and disabled and its other pending payloads are
+ * failed, visibly, in the log.
  */
 @injectable()
 export class WebhookDispatcher {
@@ -61,6 +68,7 @@ export class WebhookDispatcher {
   private pumping: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  private readonly recorder: AttemptRecorder;
 
   constructor(
     @inject(DELIVERY_QUEUE) private readonly queue: DeliveryQueue,
@@ -72,7 +80,9 @@ export class WebhookDispatcher {
     @inject(DELIVERY_SETTINGS) private readonly settings: DeliverySettings,
     @inject(SERVICE_SETTINGS) private readonly service: ServiceSettings,
     @inject(DELIVERY_RANDOM) private readonly random: () => number,
-  ) {}
+  ) {
+    this.recorder = new AttemptRecorder(queue);
+  }
 
   /** Be told when delivery interrupts a hook. */
   onChange(listener: HookChangeListener): void {
@@ -127,9 +137,11 @@ export class WebhookDispatcher {
       if (free <= 0) return;
       const due = await this.queue.due(this.clock.now(), free, new Set(this.inFlight.keys()));
       if (due.length === 0) return;
+      const targets = this.readTargets(due);
       for (const delivery of due) {
         const hook = delivery.payload.hook_uuid;
-        const work = this.attempt(delivery)
+        const work = targets
+          .then((read) => this.attempt(delivery, read))
           .catch((err: unknown) =>
             this.logger.error('delivery attempt failed to record', {
               id: delivery.payload.id,
@@ -146,12 +158,25 @@ export class WebhookDispatcher {
     }
   }
 
-  private async attempt({ payload, attempts }: DueDelivery): Promise<void> {
-    const hook = await this.hooks.get(payload.owner, payload.hook_uuid);
-    const url = hook?.definition.action.url ?? payload.url;
+  private async readTargets(due: readonly DueDelivery[]): Promise<Targets> {
+    const owners = [...new Set(due.map((d) => d.payload.owner))];
+    const [hooks, secrets] = await Promise.all([
+      this.hooks.getByUuids(due.map((d) => d.payload.hook_uuid)),
+      Promise.all(owners.map((owner) => this.accounts.getConsumerSecret(owner))),
+    ]);
+    return {
+      hooks: new Map(hooks.map((hook) => [hook.uuid, hook])),
+      secrets: new Map(owners.map((owner, i) => [owner, secrets[i]])),
+    };
+  }
+
+  private async attempt({ payload, attempts }: DueDelivery, targets: Targets): Promise<void> {
+    const hook = targets.hooks.get(payload.hook_uuid);
+    // Another owner's hook under this uuid is not this payload's: keep the URL it was queued with.
+    const url = hook?.owner === payload.owner ? hook.definition.action.url : payload.url;
     const body = JSON.stringify(payload.body);
     const startedAt = this.clock.now();
-    const secret = await this.accounts.getConsumerSecret(payload.owner);
+    const secret = targets.secrets.get(payload.owner) ?? null;
     const headers = webhookHeaders(
       payload,
       body,
@@ -167,15 +192,14 @@ export class WebhookDispatcher {
       latency_ms: result.latencyMs,
     };
     const step = nextStep(result, attempts + 1, this.settings.retryScheduleMs, this.random);
+    const id = payload.id;
     if (step.kind === 'delivered') {
-      await this.queue.recordAttempt(payload.id, attempt, { state: 'delivered' });
+      await this.recorder.record({ id, attempt, outcome: { state: 'delivered' } });
     } else if (step.kind === 'retry') {
-      await this.queue.recordAttempt(payload.id, attempt, {
-        state: 'pending',
-        next_attempt_at: this.clock.now() + step.delayMs,
-      });
+      const outcome = { state: 'pending' as const, next_attempt_at: this.clock.now() + step.delayMs };
+      await this.recorder.record({ id, attempt, outcome });
     } else {
-      await this.queue.recordAttempt(payload.id, attempt, { state: 'failed', reason: step.reason });
+      await this.recorder.record({ id, attempt, outcome: { state: 'failed', reason: step.reason } });
       // A failed evaluation never interrupts the hook (compat.md section 6).
       if (payload.kind === 'live') await this.interrupt(payload, step.reason);
     }

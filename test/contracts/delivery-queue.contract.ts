@@ -132,6 +132,40 @@ export function deliveryQueueContract(
       expect(record?.attempts).to.deep.equal([attemptAt(T0, 410)]);
     });
 
+    it('records a batch of attempts on several hooks in one call: a delivery, a retry and a failure', async () => {
+      const [a1, a2, b1, b2, c1, c2] = ['h1', 'h1', 'h2', 'h2', 'h3', 'h3'].map((hook) => outgoing(hook));
+      await queue.enqueue([a1, a2, b1, b2, c1, c2]);
+      expect(await dueIds(queue, T0)).to.deep.equal([a1.id, b1.id, c1.id]);
+      await queue.recordAttempts([
+        { id: a1.id, attempt: attemptAt(T0, 200), outcome: { state: 'delivered' } },
+        { id: b1.id, attempt: attemptAt(T0), outcome: { state: 'pending', next_attempt_at: T0 + 500 } },
+        { id: c1.id, attempt: attemptAt(T0, 410), outcome: { state: 'failed', reason: 'HTTP 410 Gone' } },
+      ]);
+      expect(await dueIds(queue, T0)).to.deep.equal([a2.id, c2.id]);
+      expect(await dueIds(queue, T0 + 500)).to.deep.equal([a2.id, c2.id, b1.id]);
+      expect(await queue.get('h1', a1.id)).to.include({ state: 'delivered', next_attempt_at: null });
+      expect(await queue.get('h2', b1.id)).to.include({ state: 'pending', next_attempt_at: T0 + 500 });
+      const failed = await queue.get('h3', c1.id);
+      expect(failed).to.include({ state: 'failed', failure_reason: 'HTTP 410 Gone' });
+      expect(failed?.attempts).to.deep.equal([attemptAt(T0, 410)]);
+    });
+
+    it('applies a batch in order when it names one payload twice or two of one hook, ignoring unknown ids', async () => {
+      const [a1, a2, a3] = [outgoing('h1'), outgoing('h1'), outgoing('h1')];
+      await queue.enqueue([a1, a2, a3]);
+      await queue.recordAttempts([
+        { id: a1.id, attempt: attemptAt(T0), outcome: { state: 'pending', next_attempt_at: T0 + 10 } },
+        { id: 'no-such-payload', attempt: attemptAt(T0, 200), outcome: { state: 'delivered' } },
+        { id: a1.id, attempt: attemptAt(T0 + 10, 200), outcome: { state: 'delivered' } },
+        { id: a2.id, attempt: attemptAt(T0 + 11, 200), outcome: { state: 'delivered' } },
+      ]);
+      expect((await queue.get('h1', a1.id))?.attempts.map((a) => a.at)).to.deep.equal([T0, T0 + 10]);
+      expect(await queue.get('h1', a2.id)).to.include({ state: 'delivered' });
+      expect(await dueIds(queue, T0)).to.deep.equal([a3.id]);
+      await queue.recordAttempts([]);
+      expect(await dueIds(queue, T0)).to.deep.equal([a3.id]);
+    });
+
     it('returns heads earliest due first across hooks, at most `limit`, skipping busy hooks', async () => {
       await queue.enqueue([
         outgoing('h3', { id: 'c', created_at: T0 + 30 }),

@@ -197,6 +197,20 @@ export function hookRepositoryContract(name: string, open: () => Promise<HookRep
       });
     });
 
+    describe('getByUuids', () => {
+      it('finds the named hooks of every owner, once each, and skips unknown and deleted uuids', async () => {
+        const [a, b, c] = [newHook('alice'), newHook('bob'), newHook('carol')];
+        await insertAll(repo, [a, b, c]);
+        await repo.delete('carol', c.uuid);
+        const unknown = '00000000-0000-4000-8000-000000000000';
+        const found = await repo.getByUuids([b.uuid, unknown, a.uuid, c.uuid, b.uuid]);
+        expect(found.map((h) => `${h.owner}:${h.uuid}`).sort()).to.deep.equal(
+          [`alice:${a.uuid}`, `bob:${b.uuid}`].sort(),
+        );
+        expect(await repo.getByUuids([])).to.deep.equal([]);
+      });
+    });
+
     describe('updateByUuids', () => {
       it('changes the named hooks of every owner in one step and skips unknown uuids', async () => {
         const [a, b, c] = [newHook('alice'), newHook('bob'), newHook('carol')];

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { openPgOutbox, type PgOutbox } from '../../../adapters/store-postgres/pg-outbox.js';
+import { AttemptRecorder } from '../../../core/use-cases/attempt-recorder.js';
 import type { DeliveryQueue, OutgoingPayload } from '../../../core/ports/delivery-queue.js';
 import {
   T0,
@@ -145,6 +146,23 @@ if (!(await postgresAvailable())) {
       expect(await drain(stale)).to.deep.equal([a1.id, a2.id]);
     });
 
+    it('applies each report of a batch by its own lease: a taken-over hook’s is only logged, the others count', async () => {
+      const [stale, holder, other] = [openPgOutbox(db, { leaseMs: 300 }), openPgOutbox(db), openPgOutbox(db)];
+      const [a1, a2, b1, b2] = [outgoing('h1'), outgoing('h1'), outgoing('h2'), outgoing('h2')];
+      await stale.enqueue([a1, a2, b1, b2]);
+      expect(await dueIds(stale)).to.deep.equal([a1.id, b1.id]);
+      await sleep(350);
+      expect(await holder.due(Date.now(), 1, new Set(['h2']))).to.have.length(1);
+      await stale.recordAttempts([
+        { id: a1.id, attempt: attemptAt(T0 + 1, 500), outcome: { state: 'failed', reason: 'gave up' } },
+        { id: b1.id, attempt: attemptAt(T0 + 1, 200), outcome: { state: 'delivered' } },
+      ]);
+      expect(await holder.get('h1', a1.id)).to.include({ state: 'pending', failure_reason: null });
+      expect((await holder.get('h1', a1.id))?.attempts).to.have.length(1);
+      expect(await holder.get('h2', b1.id)).to.include({ state: 'delivered' });
+      expect(await dueIds(other)).to.deep.equal([b2.id]);
+    });
+
     it('settles a payload a stale worker delivered, yet keeps its hook with the new holder until that one reports', async () => {
       const [stale, holder, other] = [openPgOutbox(db, { leaseMs: 300 }), openPgOutbox(db), openPgOutbox(db)];
       const [a1, a2] = [outgoing('h1'), outgoing('h1')];
@@ -180,29 +198,42 @@ type Run = { sent: Map<string, string[]>; holding: Set<string>; overlaps: string
 
 /**
  * A worker shaped like the dispatcher: up to 8 hooks in flight, each "sent" after a short wait and
- * recorded as delivered. A hook counts as held from `due` until its send is over; being handed a
- * hook that the other worker still holds is an overlap.
+ * recorded as delivered, with the reports that end together recorded in one batch. A hook counts
+ * as held from `due` until its send is over; being handed a hook that the other worker still
+ * holds is an overlap.
  */
 async function work(queue: PgOutbox, run: Run, total: number): Promise<void> {
+  const recorder = new AttemptRecorder(queue);
   const inFlight = new Map<string, Promise<void>>();
   const delivered = () => [...run.sent.values()].reduce((n, ids) => n + ids.length, 0);
   while (delivered() < total) {
     const free = 8 - inFlight.size;
     const due = free > 0 ? await queue.due(Date.now(), free, new Set(inFlight.keys())) : [];
-    for (const { payload } of due) inFlight.set(payload.hook_uuid, send(queue, payload, run, inFlight));
+    for (const { payload } of due)
+      inFlight.set(payload.hook_uuid, send(queue.instanceId, recorder, payload, run, inFlight));
     if (due.length === 0) await Promise.race([sleep(2), ...inFlight.values()]);
   }
   await Promise.all(inFlight.values());
 }
 
-async function send(queue: PgOutbox, payload: OutgoingPayload, run: Run, inFlight: Map<string, unknown>) {
+async function send(
+  worker: string,
+  recorder: AttemptRecorder,
+  payload: OutgoingPayload,
+  run: Run,
+  inFlight: Map<string, unknown>,
+) {
   const hook = payload.hook_uuid;
   if (run.holding.has(hook)) run.overlaps.push(`${hook}: ${payload.id}`);
   run.holding.add(hook);
   await sleep(Math.random() * 3);
   run.sent.set(hook, [...(run.sent.get(hook) ?? []), payload.id]);
   run.holding.delete(hook);
-  run.by.set(queue.instanceId, (run.by.get(queue.instanceId) ?? 0) + 1);
-  await queue.recordAttempt(payload.id, attemptAt(Date.now(), 200), { state: 'delivered' });
+  run.by.set(worker, (run.by.get(worker) ?? 0) + 1);
+  await recorder.record({
+    id: payload.id,
+    attempt: attemptAt(Date.now(), 200),
+    outcome: { state: 'delivered' },
+  });
   inFlight.delete(hook);
 }
