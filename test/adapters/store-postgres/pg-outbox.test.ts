@@ -163,6 +163,28 @@ if (!(await postgresAvailable())) {
       expect(await dueIds(other)).to.deep.equal([b2.id]);
     });
 
+    it('only logs a stale worker’s outcome even after the new holder reported and let the hook go', async () => {
+      const [stale, holder] = [openPgOutbox(db, { leaseMs: 300 }), openPgOutbox(db)];
+      const [a1, a2] = [outgoing('h1'), outgoing('h1')];
+      await stale.enqueue([a1, a2]);
+      await stale.due(Date.now(), 10, none);
+      await sleep(350);
+      expect(await dueIds(holder)).to.deep.equal([a1.id]);
+      await holder.recordAttempts([
+        {
+          id: a1.id,
+          attempt: attemptAt(T0 + 1, 500),
+          outcome: { state: 'pending', next_attempt_at: T0 + 10 },
+        },
+      ]);
+      await stale.recordAttempts([
+        { id: a1.id, attempt: attemptAt(T0 + 2, 500), outcome: { state: 'failed', reason: 'gave up' } },
+      ]);
+      const record = (await holder.get('h1', a1.id))!;
+      expect(record).to.include({ state: 'pending', next_attempt_at: T0 + 10, failure_reason: null });
+      expect(record.attempts.map((a) => a.at)).to.deep.equal([T0 + 1, T0 + 2]);
+    });
+
     it('settles a payload a stale worker delivered, yet keeps its hook with the new holder until that one reports', async () => {
       const [stale, holder, other] = [openPgOutbox(db, { leaseMs: 300 }), openPgOutbox(db), openPgOutbox(db)];
       const [a1, a2] = [outgoing('h1'), outgoing('h1')];
