@@ -1,7 +1,8 @@
 // The Postgres outbox's throughput: 10,000 payloads of about 5 KB for 100 hooks, enqueued in batches
 // of 100 (one block's worth: one payload per hook), then drained by 1 and by 2 worker processes,
 // each shaped like the dispatcher (up to 32 hooks in flight, `due` for the free slots, each sent at
-// once, i.e. a target that answers instantly, and `recordAttempt(delivered)`). A fresh schema for
+// once, i.e. a target that answers instantly, and recorded as delivered through the dispatcher's
+// AttemptRecorder, so attempts that end during a write go in one batch). A fresh schema for
 // each drain; workers are child processes that connect first and start on a signal, so neither
 // start-up nor one shared event loop is timed.
 // Run: npx tsx bench/pg-outbox.ts [--rounds N]   (needs the test database; prints Markdown)
@@ -16,6 +17,7 @@ import type pg from 'pg';
 import { openDatabase } from '../adapters/store-postgres/database.js';
 import { openPgOutbox, type PgOutbox } from '../adapters/store-postgres/pg-outbox.js';
 import type { OutgoingPayload } from '../core/ports/delivery-queue.js';
+import { AttemptRecorder } from '../core/use-cases/attempt-recorder.js';
 import { outgoing } from '../test/contracts/delivery-queue.contract.js';
 import { openTestDatabase, postgresAvailable } from '../test/support/postgres.js';
 import { machineLine } from './support/measure.js';
@@ -110,6 +112,7 @@ async function drainWith(url: string, count: number): Promise<number> {
 async function child(url: string): Promise<void> {
   const db = await openDatabase(url);
   const outbox = openPgOutbox(db);
+  const recorder = new AttemptRecorder(outbox);
   console.log('ready');
   await createInterface({ input: process.stdin })[Symbol.asyncIterator]().next();
   const inFlight = new Map<string, Promise<void>>();
@@ -119,12 +122,12 @@ async function child(url: string): Promise<void> {
     const due = free > 0 ? await outbox.due(Date.now(), free, new Set(inFlight.keys())) : [];
     for (const { payload } of due) {
       JSON.stringify(payload.body); // what the dispatcher does before sending
-      const work = outbox
-        .recordAttempt(
-          payload.id,
-          { at: Date.now(), status_code: 200, error: null, latency_ms: 1 },
-          { state: 'delivered' },
-        )
+      const work = recorder
+        .record({
+          id: payload.id,
+          attempt: { at: Date.now(), status_code: 200, error: null, latency_ms: 1 },
+          outcome: { state: 'delivered' },
+        })
         .then(() => void delivered++)
         .finally(() => inFlight.delete(payload.hook_uuid));
       inFlight.set(payload.hook_uuid, work);

@@ -149,7 +149,7 @@ function describe(run: DeliveryRun): string {
   return (
     `${fmt(run.rate)}/s over ${run.seconds.toFixed(2)} s` +
     (run.startupSeconds > 0 ? ` (${fmt(run.steadyRate)}/s once all workers were ready), ` : ', ') +
-    `sender CPU ${run.senderCpuSeconds.toFixed(1)} s, PostgreSQL CPU ${run.postgresCpuSeconds.toFixed(1)} s, ` +
+    `sender CPU ${run.senderCpuSeconds.toFixed(1)} s (${run.senderStartupCpuSeconds.toFixed(1)} s of it start-up), PostgreSQL CPU ${run.postgresCpuSeconds.toFixed(1)} s, ` +
     `worker start-up ${run.startupSeconds.toFixed(2)} s, ` +
     `queueing ${run.queueSeconds.toFixed(1)} s, error lines ${run.errorLines}${done}`
   );

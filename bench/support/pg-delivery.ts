@@ -25,6 +25,8 @@ import { dropBenchSchema, freshBenchSchema } from './pg-schema.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const OWNER = 'bench';
+/** How a worker process is started, after any extra Node options (see `workerNodeArgs`). */
+const WORKER_ARGS = ['--import', 'tsx', 'apps/server/main.ts', '--role', 'worker'];
 /** Long enough for the slowest plausible drain (100/s), short enough to end a stuck run. */
 const DRAIN_TIMEOUT_MS = 150_000;
 
@@ -42,6 +44,8 @@ export type DeliveryRun = {
   steadyRate: number;
   /** CPU seconds of the sending process(es) during the drain (start-up included for workers). */
   senderCpuSeconds: number;
+  /** Of `senderCpuSeconds`, what the workers had used by the time each was ready (start-up; 0 embedded). */
+  senderStartupCpuSeconds: number;
   /** CPU seconds of the PostgreSQL server's processes during the drain (0 embedded). */
   postgresCpuSeconds: number;
   /** Arrivals within the timeout, when the drain did not finish. */
@@ -113,8 +117,9 @@ export async function drainWithWorkers(options: {
     const spawnedAt = epochMs();
     let errorLines = 0;
     const ready: Promise<number>[] = [];
+    const startupCpu: number[] = [];
     for (let i = 0; i < workers; i++) {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/main.ts', '--role', 'worker'], {
+      const child = spawn(process.execPath, [...workerNodeArgs(), ...WORKER_ARGS], {
         cwd: ROOT,
         env: {
           ...process.env,
@@ -133,8 +138,10 @@ export async function drainWithWorkers(options: {
         new Promise<number>((resolve, reject) => {
           child.once('exit', (code) => reject(new Error(`worker ${i} exited (${code}) before it was ready`)));
           createInterface({ input: child.stdout! }).on('line', (line) => {
-            if (line.includes('"msg":"delivery started"')) resolve(epochMs());
-            else if (line.includes('"level":"error"')) {
+            if (line.includes('"msg":"delivery started"')) {
+              startupCpu[i] = processCpuSeconds(child.pid);
+              resolve(epochMs());
+            } else if (line.includes('"level":"error"')) {
               errorLines++;
               if (errorLines <= 5) process.stderr.write(`worker ${i}: ${line}\n`);
             }
@@ -148,6 +155,7 @@ export async function drainWithWorkers(options: {
     let result: { at: number; firstAt: number };
     const cpu = () => ({
       senderCpuSeconds: children.reduce((sum, child) => sum + processCpuSeconds(child.pid), 0),
+      senderStartupCpuSeconds: startupCpu.reduce((sum, seconds) => sum + seconds, 0),
       postgresCpuSeconds: postgresCpuSeconds() - pgCpuBefore,
     });
     try {
@@ -229,6 +237,7 @@ export async function drainEmbedded(options: {
       rate: payloads / seconds,
       steadyRate: payloads / seconds,
       senderCpuSeconds: (used.user + used.system) / 1e6,
+      senderStartupCpuSeconds: 0,
       postgresCpuSeconds: 0,
       startupSeconds: 0,
       queueSeconds,
@@ -253,6 +262,11 @@ async function stopChild(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
   await exited;
   clearTimeout(timer);
+}
+
+/** Extra Node options for the workers from `STACKHOOKS_BENCH_WORKER_NODE_ARGS` (say `--cpu-prof`, which NODE_OPTIONS refuses). */
+function workerNodeArgs(): string[] {
+  return (process.env.STACKHOOKS_BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 }
 
 function epochMs(): number {

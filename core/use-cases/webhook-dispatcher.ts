@@ -113,8 +113,14 @@ export class WebhookDispatcher {
     return this.pumping;
   }
 
-  /** When the next pending payload is due (ms), for the caller's timer. */
+  /**
+   * When the next pending payload is due (ms), for the caller's timer; undefined when none is, or
+   * while attempts are in flight: each of those ending pumps again (so a retry set meanwhile goes
+   * out at the next one after its time, or at the caller's safety net), and asking the queue after
+   * every batch would cost a shared outbox a round trip each time.
+   */
   nextDueAt(): Promise<number | undefined> {
+    if (this.inFlight.size > 0) return Promise.resolve(undefined);
     return this.queue.nextDueAt();
   }
 
