@@ -48,10 +48,12 @@ export class PgAccountStore implements AccountStore {
 
   /** The owner's consumer secret, or null when none is set. */
   async getConsumerSecret(owner: string): Promise<string | null> {
-    const { rows } = await this.db.pool.query<{ secret: string }>(
-      'SELECT secret FROM consumer_secrets WHERE owner = $1',
-      [owner],
-    );
+    const { rows } = await this.db.pool.query<{ secret: string }>({
+      // Named: a worker reads it for every batch it sends, so each connection plans it once.
+      name: 'stackhooks_consumer_secret',
+      text: 'SELECT secret FROM consumer_secrets WHERE owner = $1',
+      values: [owner],
+    });
     return rows[0]?.secret ?? null;
   }
 
