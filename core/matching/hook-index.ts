@@ -9,6 +9,9 @@ import { forEachTransactionKey, type KeySource, type KeyVisitor } from './transa
 /** Hook uuid → ascending indexes into `block.transactions` of the transactions the hook matches. */
 export type BlockMatches = Map<string, number[]>;
 
+/** Receives one hook that matches a block, with the ascending indexes of the transactions it matches (its own array). */
+export type MatchVisitor = (uuid: string, txIndexes: number[]) => void;
+
 /**
  * One filter of one hook, filed under its key. Three roles share this one object, so that the
  * common hook (one filter, alone under its key) costs a single object and `matchBlock` touches one
@@ -153,8 +156,20 @@ export class HookIndex {
 
   /** The hooks that match some transaction of the block, each with the indexes of the transactions it matches, ascending. */
   matchBlock(block: NormalizedBlock): BlockMatches {
+    const matches: BlockMatches = new Map();
+    this.forEachMatch(block, (uuid, txIndexes) => matches.set(uuid, txIndexes));
+    return matches;
+  }
+
+  /**
+   * Calls `onMatch` once for each hook that matches some transaction of the block, in no set
+   * order: `matchBlock` without building its map, for callers that only go through the matches
+   * once (a map costs more than the rest of a match when most hooks match little). `onMatch` runs
+   * after matching is done, so it may add or remove hooks, or match another block.
+   */
+  forEachMatch(block: NormalizedBlock, onMatch: MatchVisitor): void {
     const matched: Candidate[] = [];
-    if (this.#hooks.size === 0) return new Map();
+    if (this.#hooks.size === 0) return;
     const blockNumber = ++this.#blocks;
     const slots = this.#slots;
     // The buckets (their heads) the current transaction reaches, each once. A count, not
@@ -199,12 +214,13 @@ export class HookIndex {
         head.sources = NO_SOURCES;
       }
     }
-    const matches: BlockMatches = new Map();
-    for (const hook of matched) {
-      matches.set(hook.uuid, hook.found!);
-      hook.found = null;
+    // Clear the scratch before any callback, so that a callback may even match another block.
+    const found: number[][] = [];
+    for (let i = 0; i < matched.length; i++) {
+      found.push(matched[i].found!);
+      matched[i].found = null;
     }
-    return matches;
+    for (let i = 0; i < matched.length; i++) onMatch(matched[i].uuid, found[i]);
   }
 }
 
