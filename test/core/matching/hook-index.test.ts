@@ -143,7 +143,7 @@ describe('HookIndex', () => {
       both: [{ type: 'ft_transfer', asset_identifier: TOKEN }, { type: 'stx_event' }],
       none: [{ type: 'contract_deploy' }],
     });
-    const seen: [string, number[]][] = [];
+    const seen: [string, readonly number[]][] = [];
     index.forEachMatch(block, (uuid, txIndexes) => seen.push([uuid, txIndexes]));
     expect(seen.sort(([a], [b]) => (a < b ? -1 : 1))).to.deep.equal([
       ['both', [0, 1, 4]],
@@ -154,8 +154,8 @@ describe('HookIndex', () => {
   it('lets a forEachMatch callback match another block without disturbing the matches still to come', () => {
     const index = indexWith({ a: [{ type: 'stx_event' }], b: [{ type: 'stx_event' }] });
     const other = blockOf([block.transactions[2], block.transactions[0]]); // coinbase, then the STX transfer
-    const seen: Record<string, number[]> = {};
-    const inner: Record<string, number[]>[] = [];
+    const seen: Record<string, readonly number[]> = {};
+    const inner: Record<string, readonly number[]>[] = [];
     index.forEachMatch(block, (uuid, txIndexes) => {
       seen[uuid] = txIndexes;
       inner.push(Object.fromEntries(index.matchBlock(other)));
@@ -176,5 +176,13 @@ describe('HookIndex', () => {
     });
     expect(seen.sort()).to.deep.equal(['a', 'b']);
     expect(index.matchBlock(block).size).to.equal(0);
+  });
+
+  it('hands out one-transaction lists that a caller cannot change under another hook', () => {
+    const index = indexWith({ a: [{ type: 'coinbase' }], b: [{ type: 'coinbase' }] });
+    const first = index.matchBlock(block);
+    expect(() => (first.get('a') as number[]).push(4)).to.throw(TypeError);
+    expect(Object.fromEntries(first)).to.deep.equal({ a: [2], b: [2] });
+    expect(Object.fromEntries(index.matchBlock(block))).to.deep.equal({ a: [2], b: [2] });
   });
 });
