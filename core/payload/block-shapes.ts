@@ -122,7 +122,10 @@ function commonMatchKey(txIndexes: readonly number[], count: number): number {
 /** Thrown when a match's `txIndexes` are not ascending, distinct indexes into its block's transactions. */
 function assertAscendingIndexes(txIndexes: readonly number[], count: number, blockHash: string): void {
   let previous = -1;
-  for (const index of txIndexes) {
+  // Indexed, not for-of: over a frozen array (HookIndex shares frozen one-transaction lists) V8
+  // allocates an iterator for each for-of.
+  for (let i = 0; i < txIndexes.length; i++) {
+    const index = txIndexes[i];
     if (!Number.isInteger(index) || index <= previous || index >= count) {
       throw new RangeError(
         `block ${blockHash}: txIndexes must be ascending, distinct indexes below ${count}; got [${txIndexes.join(', ')}]`,
