@@ -171,11 +171,14 @@ const OPTION_SETS: HookOptions[] = [
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** What the service does with a block for its hooks: match them, then shape one payload per matching hook. */
-function matchAndShape(index: HookIndex, block: NormalizedBlock): BlockMatches {
-  const matches = index.matchBlock(block);
+/**
+ * What the service does with a block for its hooks (LiveMatching): match them, going through the
+ * matches once (`forEachMatch`), and shape one payload per matching hook. Returns how many hooks matched.
+ */
+function matchAndShape(index: HookIndex, block: NormalizedBlock): number {
+  let matched = 0;
   // One payload per matching hook, with an option set that varies by hook as real hooks' do.
-  for (const [uuid, txIndexes] of matches) {
+  index.forEachMatch(block, (uuid, txIndexes) => {
     const options = OPTION_SETS[uuid.charCodeAt(uuid.length - 1) % OPTION_SETS.length];
     shapePayload({
       hook: { uuid, name: uuid, options },
@@ -183,8 +186,9 @@ function matchAndShape(index: HookIndex, block: NormalizedBlock): BlockMatches {
       apply: [{ block, txIndexes }],
       rollback: [],
     });
-  }
-  return matches;
+    matched++;
+  });
+  return matched;
 }
 
 function sameMatches(a: BlockMatches, b: BlockMatches): boolean {

@@ -6,8 +6,14 @@ import { isEventLevel, matchEvent } from './match-event.js';
 import { matchTransaction } from './match-transaction.js';
 import { forEachTransactionKey, type KeySource, type KeyVisitor } from './transaction-keys.js';
 
-/** Hook uuid → ascending indexes into `block.transactions` of the transactions the hook matches. */
-export type BlockMatches = Map<string, number[]>;
+/**
+ * Hook uuid → ascending indexes into `block.transactions` of the transactions the hook matches.
+ * Read-only: a one-transaction list is shared and frozen (see `onlyTransaction`).
+ */
+export type BlockMatches = Map<string, readonly number[]>;
+
+/** Receives one hook that matches a block, with the ascending indexes of the transactions it matches (read-only). */
+export type MatchVisitor = (uuid: string, txIndexes: readonly number[]) => void;
 
 /**
  * One filter of one hook, filed under its key. Three roles share this one object, so that the
@@ -16,13 +22,15 @@ export type BlockMatches = Map<string, number[]>;
  * - a node of its key's bucket: a doubly linked list (`prev`, `next`) whose head is what the
  *   slot's map holds, so removal is O(1). `exact` when reaching the key is a match (see
  *   FilterKey). The head carries the bucket's state: `inexact`, how many of its filters need
- *   confirming, and, as scratch for `matchBlock`, `visit` (the transaction visit that last reached
- *   the bucket) and `sources` (the events or operations that did, kept only when some filter of
- *   the bucket needs confirming);
+ *   confirming, and, as scratch for `forEachMatch`, `visit` (the transaction visit that last
+ *   reached the bucket) and `reachedAt` (where that visit listed it);
  * - the hook: `owner` is the hook's first filter (itself for that one), which holds the `uuid`,
  *   all the hook's filters in `siblings` (null when it has one), and, as scratch for
- *   `matchBlock`, `block` (the block being matched when the hook last matched) and `found` (its
- *   transaction indexes in that block).
+ *   `forEachMatch`, `block` (the block being matched when the hook last matched) and `matchedAt`
+ *   (where that block's match lists it).
+ * The scratch is numbers only: what a match collects (sources, transaction lists) lives in arrays
+ * local to the call, so a match writes no new object into these long-lived ones (such writes cost
+ * the garbage collector a remembered slot each) and the index never keeps a block alive.
  */
 type Candidate = {
   owner: Candidate;
@@ -33,14 +41,28 @@ type Candidate = {
   next: Candidate | null;
   inexact: number;
   visit: number;
-  sources: KeySource[];
+  reachedAt: number;
   siblings: Candidate[] | null;
   block: number;
-  found: number[] | null;
+  matchedAt: number;
 };
 
-/** What a bucket holds between matches: shared, never written (a visit replaces it with a fresh array). */
-const NO_SOURCES: KeySource[] = [];
+/** The shared `[index]` lists, by index. */
+const ONLY_TRANSACTION: (readonly number[])[] = [];
+
+/**
+ * The list `[index]`, shared and frozen: most matching hooks match one transaction of a block, and
+ * sharing their lists saves an allocation per match; frozen, so that a caller that writes to one
+ * fails loudly rather than changes another hook's matches.
+ */
+function onlyTransaction(index: number): readonly number[] {
+  let list = ONLY_TRANSACTION[index];
+  if (list === undefined) {
+    list = Object.freeze([index]);
+    ONLY_TRANSACTION[index] = list;
+  }
+  return list;
+}
 
 /**
  * The registered hooks' filters, indexed so that matching a block costs in proportion to the
@@ -56,8 +78,9 @@ const NO_SOURCES: KeySource[] = [];
  * transaction, and the index can make matching faster, never different.
  *
  * Filters are kept by reference: do not change them after `add` (hook definitions are replaced
- * whole, by `add` again). `matchBlock` keeps its working state on the buckets and hooks (no map
- * lookups or allocations per candidate); it is synchronous, so calls never interleave.
+ * whole, by `add` again). `forEachMatch` marks the buckets and hooks it reaches (numbers stamped
+ * per call: no map lookups per candidate) and calls back only once matching is done, so a call
+ * made from a callback cannot disturb the one that made it.
  */
 export class HookIndex {
   readonly #hooks = new Map<string, Candidate>();
@@ -82,10 +105,10 @@ export class HookIndex {
         next: null,
         inexact: 0,
         visit: -1,
-        sources: NO_SOURCES,
+        reachedAt: -1,
         siblings: null,
         block: -1,
-        found: null,
+        matchedAt: -1,
       };
       this.#file(slot, key, candidate);
       return candidate;
@@ -153,13 +176,26 @@ export class HookIndex {
 
   /** The hooks that match some transaction of the block, each with the indexes of the transactions it matches, ascending. */
   matchBlock(block: NormalizedBlock): BlockMatches {
-    const matched: Candidate[] = [];
-    if (this.#hooks.size === 0) return new Map();
+    const matches: BlockMatches = new Map();
+    this.forEachMatch(block, (uuid, txIndexes) => matches.set(uuid, txIndexes));
+    return matches;
+  }
+
+  /**
+   * Calls `onMatch` once for each hook that matches some transaction of the block, in no set
+   * order: `matchBlock` without building its map, for callers that only go through the matches
+   * once (a map costs more than the rest of a match when most hooks match little). `onMatch` runs
+   * after matching is done, so it may add or remove hooks, or match another block.
+   */
+  forEachMatch(block: NormalizedBlock, onMatch: MatchVisitor): void {
+    if (this.#hooks.size === 0) return;
     const blockNumber = ++this.#blocks;
     const slots = this.#slots;
-    // The buckets (their heads) the current transaction reaches, each once. A count, not
+    // The buckets (their heads) the current transaction reaches, each once, and for those with a
+    // filter to confirm, the events or operations that reached them. A count, not
     // `reached.length = 0`: setting an array's length is a slow runtime call.
     const reached: Candidate[] = [];
+    const reachedBy: KeySource[][] = [];
     let reachedCount = 0;
     let visitNumber = 0;
     const visit: KeyVisitor = (slot, key, source) => {
@@ -167,12 +203,17 @@ export class HookIndex {
       if (head === undefined) return;
       if (head.visit !== visitNumber) {
         head.visit = visitNumber;
+        head.reachedAt = reachedCount;
+        if (head.inexact > 0) reachedBy[reachedCount] = [source];
         reached[reachedCount++] = head;
-        if (head.inexact > 0) head.sources = [source];
       } else if (head.inexact > 0) {
-        head.sources.push(source);
+        reachedBy[head.reachedAt].push(source);
       }
     };
+    // The matching hooks' uuids in the order they first matched, and each one's transaction
+    // indexes. The uuid is taken while the hook is at hand, not looked up again for the callback.
+    const uuids: string[] = [];
+    const found: (readonly number[])[] = [];
     const transactions = block.transactions;
     for (let index = 0; index < transactions.length; index++) {
       const tx = transactions[index];
@@ -184,27 +225,26 @@ export class HookIndex {
         for (let candidate: Candidate | null = head; candidate !== null; candidate = candidate.next) {
           const hook = candidate.owner;
           const isNew = hook.block !== blockNumber;
+          const list = isNew ? null : found[hook.matchedAt];
           // Already matched through another of its filters.
-          if (!isNew && hook.found![hook.found!.length - 1] === index) continue;
-          if (!candidate.exact && !confirmed(candidate.filter, tx, head.sources)) continue;
-          if (isNew) {
+          if (list !== null && list[list.length - 1] === index) continue;
+          if (!candidate.exact && !confirmed(candidate.filter, tx, reachedBy[r])) continue;
+          if (list === null) {
             hook.block = blockNumber;
-            hook.found = [index];
-            matched.push(hook);
+            hook.matchedAt = uuids.length;
+            uuids.push(hook.uuid);
+            found.push(onlyTransaction(index));
+          } else if (list.length === 1) {
+            found[hook.matchedAt] = [list[0], index];
           } else {
-            hook.found!.push(index);
+            // Longer than one: a list this call made, not a shared one.
+            (list as number[]).push(index);
           }
         }
-        // Drop the references to this block's events: the index never keeps a block alive.
-        head.sources = NO_SOURCES;
       }
     }
-    const matches: BlockMatches = new Map();
-    for (const hook of matched) {
-      matches.set(hook.uuid, hook.found!);
-      hook.found = null;
-    }
-    return matches;
+    // Callbacks only now, with the scratch no longer read, so that one may change the index or match another block.
+    for (let i = 0; i < uuids.length; i++) onMatch(uuids[i], found[i]);
   }
 }
 

@@ -8,6 +8,7 @@ import {
 } from './payload-view.js';
 import { shapeBlockMetadata, shapeOperations, shapeTransactionMetadata } from './shape-parts.js';
 import type {
+  PayloadBlock,
   PayloadBlockMetadata,
   PayloadOperation,
   PayloadTransaction,
@@ -28,33 +29,41 @@ export class BlockShapes {
   readonly #transactions: Table<PayloadTransaction> = [];
   readonly #operations: Table<PayloadOperation[]> = [];
   readonly #metadata: Table<PayloadTransactionMetadata> = [];
-  /** The whole transaction list per view, for hooks that match every transaction. */
-  readonly #every: (PayloadTransaction[] | undefined)[] = [];
+  /**
+   * Whole payload blocks per view, by `commonMatchKey`: most hooks match one transaction of a
+   * block, or all of them, so most payloads share their block rather than build it.
+   */
+  readonly #blocks: Table<PayloadBlock> = [];
   readonly #blockMetadata: (PayloadBlockMetadata | undefined)[] = [];
 
   constructor(block: NormalizedBlock) {
     this.#block = block;
   }
 
-  /** The transactions at `txIndexes` (ascending indexes into the block's transactions) in a view. */
-  transactions(txIndexes: readonly number[], view: PayloadView): PayloadTransaction[] {
-    const count = this.#block.transactions.length;
-    assertAscendingIndexes(txIndexes, count, this.#block.block_identifier.hash);
-    const txView = view & TRANSACTION_VIEW;
-    // Ascending, distinct and in range: as many indexes as transactions means all of them.
-    const every = txIndexes.length === count;
-    if (every) {
-      const cached = this.#every[txView];
-      if (cached !== undefined) return cached;
-    }
-    const shaped: PayloadTransaction[] = [];
-    for (const index of txIndexes) shaped.push(this.#transaction(index, txView));
-    if (every) this.#every[txView] = shaped;
+  /** The block in a view with only the transactions at `txIndexes` (ascending indexes into its transactions). */
+  payloadBlock(txIndexes: readonly number[], view: PayloadView): PayloadBlock {
+    const block = this.#block;
+    const count = block.transactions.length;
+    assertAscendingIndexes(txIndexes, count, block.block_identifier.hash);
+    const key = commonMatchKey(txIndexes, count);
+    const row = key < 0 ? undefined : (this.#blocks[view] ??= []);
+    const cached = row?.[key];
+    if (cached !== undefined) return cached;
+    const transactions: PayloadTransaction[] = new Array(txIndexes.length);
+    for (let i = 0; i < txIndexes.length; i++)
+      transactions[i] = this.#transaction(txIndexes[i], view & TRANSACTION_VIEW);
+    const shaped: PayloadBlock = {
+      block_identifier: block.block_identifier,
+      parent_block_identifier: block.parent_block_identifier,
+      timestamp: block.timestamp,
+      transactions,
+    };
+    if (view & VIEW.blockMetadata) shaped.metadata = this.#blockMetadataOf(view);
+    if (row !== undefined) row[key] = shaped;
     return shaped;
   }
 
-  /** The block metadata in a view that shows it. */
-  blockMetadata(view: PayloadView): PayloadBlockMetadata {
+  #blockMetadataOf(view: PayloadView): PayloadBlockMetadata {
     const key = view & (VIEW.canonical | VIEW.blockSignatures);
     let shaped = this.#blockMetadata[key];
     if (shaped === undefined) {
@@ -100,10 +109,23 @@ export class BlockShapes {
   }
 }
 
+/**
+ * Where a match's block is memoized: the index of its one transaction, the transaction count when
+ * it matched them all (indexes are ascending and distinct, so as many as there are transactions
+ * means every one), or -1 for any other set, which is built each time.
+ */
+function commonMatchKey(txIndexes: readonly number[], count: number): number {
+  if (txIndexes.length === count) return count;
+  return txIndexes.length === 1 ? txIndexes[0] : -1;
+}
+
 /** Thrown when a match's `txIndexes` are not ascending, distinct indexes into its block's transactions. */
 function assertAscendingIndexes(txIndexes: readonly number[], count: number, blockHash: string): void {
   let previous = -1;
-  for (const index of txIndexes) {
+  // Indexed, not for-of: over a frozen array (HookIndex shares frozen one-transaction lists) V8
+  // allocates an iterator for each for-of.
+  for (let i = 0; i < txIndexes.length; i++) {
+    const index = txIndexes[i];
     if (!Number.isInteger(index) || index <= previous || index >= count) {
       throw new RangeError(
         `block ${blockHash}: txIndexes must be ascending, distinct indexes below ${count}; got [${txIndexes.join(', ')}]`,

@@ -38,19 +38,11 @@ export function shapePayload(input: ShapeInput): WebhookPayload {
 }
 
 function shapeBlocks(matches: readonly BlockMatch[], view: PayloadView): PayloadBlock[] {
-  const blocks: PayloadBlock[] = [];
-  for (const match of matches) blocks.push(shapeBlock(match, view));
+  // Sized up front: an array grown by push from empty reserves room for 17 (most payloads have one block).
+  const blocks: PayloadBlock[] = new Array(matches.length);
+  for (let i = 0; i < matches.length; i++) {
+    const { block, txIndexes } = matches[i];
+    blocks[i] = blockShapes(block).payloadBlock(txIndexes, view);
+  }
   return blocks;
-}
-
-function shapeBlock({ block, txIndexes }: BlockMatch, view: PayloadView): PayloadBlock {
-  const shapes = blockShapes(block);
-  const shaped: PayloadBlock = {
-    block_identifier: block.block_identifier,
-    parent_block_identifier: block.parent_block_identifier,
-    timestamp: block.timestamp,
-    transactions: shapes.transactions(txIndexes, view),
-  };
-  if (view & VIEW.blockMetadata) shaped.metadata = shapes.blockMetadata(view);
-  return shaped;
 }

@@ -115,11 +115,11 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
       }
     }
     event.apply.forEach((block: NormalizedBlock, position) => {
-      for (const [uuid, txIndexes] of this.index.matchBlock(block)) {
+      this.index.forEachMatch(block, (uuid, txIndexes) => {
         const share = shares.get(uuid);
         // A hook at its evaluation limit part-way through this event sees only the blocks before it.
         if (share && position < share.evaluations) share.apply.push({ block, txIndexes });
-      }
+      });
     });
     return shares;
   }

@@ -11,7 +11,7 @@ import { mapTransactions, withMixedCommits } from './committed-events.js';
 import { derivedFilters } from './derived-filters.js';
 
 /** Matches as sorted entries, so that two matchers that list hooks in different orders compare equal. */
-function entries(matches: BlockMatches): [string, number[]][] {
+function entries(matches: BlockMatches): [string, readonly number[]][] {
   return [...matches].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 

@@ -136,4 +136,53 @@ describe('HookIndex', () => {
     const matches = index.matchBlock(block);
     expect(Object.fromEntries(matches)).to.deep.equal({ extended: [3], any: [3], coinbase: [2] });
   });
+
+  it('calls forEachMatch back once per matching hook, with what matchBlock maps it to', () => {
+    const index = indexWith({
+      sends: [{ type: 'stx_transfer', sender: ALICE }],
+      both: [{ type: 'ft_transfer', asset_identifier: TOKEN }, { type: 'stx_event' }],
+      none: [{ type: 'contract_deploy' }],
+    });
+    const seen: [string, readonly number[]][] = [];
+    index.forEachMatch(block, (uuid, txIndexes) => seen.push([uuid, txIndexes]));
+    expect(seen.sort(([a], [b]) => (a < b ? -1 : 1))).to.deep.equal([
+      ['both', [0, 1, 4]],
+      ['sends', [0, 4]],
+    ]);
+  });
+
+  it('lets a forEachMatch callback match another block without disturbing the matches still to come', () => {
+    const index = indexWith({ a: [{ type: 'stx_event' }], b: [{ type: 'stx_event' }] });
+    const other = blockOf([block.transactions[2], block.transactions[0]]); // coinbase, then the STX transfer
+    const seen: Record<string, readonly number[]> = {};
+    const inner: Record<string, readonly number[]>[] = [];
+    index.forEachMatch(block, (uuid, txIndexes) => {
+      seen[uuid] = txIndexes;
+      inner.push(Object.fromEntries(index.matchBlock(other)));
+    });
+    expect(seen).to.deep.equal({ a: [0, 4], b: [0, 4] });
+    expect(inner).to.deep.equal([
+      { a: [1], b: [1] },
+      { a: [1], b: [1] },
+    ]);
+  });
+
+  it('lets a forEachMatch callback remove hooks: the block still reports them, the next does not', () => {
+    const index = indexWith({ a: [{ type: 'coinbase' }], b: [{ type: 'coinbase' }] });
+    const seen: string[] = [];
+    index.forEachMatch(block, (uuid) => {
+      seen.push(uuid);
+      index.remove(uuid === 'a' ? 'b' : 'a');
+    });
+    expect(seen.sort()).to.deep.equal(['a', 'b']);
+    expect(index.matchBlock(block).size).to.equal(0);
+  });
+
+  it('hands out one-transaction lists that a caller cannot change under another hook', () => {
+    const index = indexWith({ a: [{ type: 'coinbase' }], b: [{ type: 'coinbase' }] });
+    const first = index.matchBlock(block);
+    expect(() => (first.get('a') as number[]).push(4)).to.throw(TypeError);
+    expect(Object.fromEntries(first)).to.deep.equal({ a: [2], b: [2] });
+    expect(Object.fromEntries(index.matchBlock(block))).to.deep.equal({ a: [2], b: [2] });
+  });
 });
