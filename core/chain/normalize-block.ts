@@ -6,7 +6,7 @@ import type {
   TransactionPayload,
 } from './block.js';
 import { decodeBurnchainTransaction } from './burnchain-operation.js';
-import { createReprCache, decodeClarityValue, type ReprCache } from './clarity-repr.js';
+import { createReprCache, decodeClarityValue, type AddressMemo, type ReprCache } from './clarity-repr.js';
 import type { AbiLookup, ContractAbi } from './contract-abi.js';
 import { decodeTransaction, type DecodedTransaction } from './decode-transaction.js';
 import { bootAddress, type ChainNetwork } from './network.js';
@@ -25,6 +25,8 @@ export type NormalizeContext = {
   network: ChainNetwork;
   /** ABIs of contracts deployed in earlier blocks; synchronous, so normalization stays pure. */
   lookupAbi: AbiLookup;
+  /** c32 addresses encoded for earlier blocks, to reuse and add to; without it, a memo for this block only. */
+  addresses?: AddressMemo;
 };
 
 /** A contract a block deploys, for the caller to keep for later ABI lookups. */
@@ -54,7 +56,7 @@ const NO_MICROBLOCK = /^(0x)?0*$/;
  * A pure function of its inputs; throws InvalidNodeBlockError naming the transaction it could not read.
  */
 export function normalizeBlock(nodeBlock: NodeBlock, context: NormalizeContext): NormalizedBlockResult {
-  const cache = createReprCache();
+  const cache = createReprCache(context.addresses);
   const boot = bootAddress(context.network);
   const eventsByTx = groupEvents(nodeBlock.events);
   const deployed = new Map<string, ContractAbi>();
