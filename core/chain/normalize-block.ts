@@ -17,7 +17,7 @@ import {
   type NodeExecutionCost,
   type NodeTransaction,
 } from './node-block.js';
-import { buildOperations } from './operations.js';
+import { withOperations } from './operations.js';
 import { normalizeEvent, type TransactionEvent } from './transaction-event.js';
 
 /** What normalization needs besides the block: the deployment's network and the ABIs of earlier blocks. */
@@ -121,22 +121,12 @@ function normalizeTransaction(
   const abi = deployedAbi(tx, decoded.payload);
   const payload: TransactionPayload =
     decoded.payload.type === 'contract_deploy' ? { ...decoded.payload, abi } : decoded.payload;
-  const operations = buildOperations({
-    status: tx.status,
-    sender: decoded.sender_address,
-    sponsor: decoded.sponsor_address,
-    fee: decoded.fee,
-    payload,
-    abiJson: abi ? JSON.stringify(abi) : null,
-    events,
-  });
   const microblock =
     tx.microblock_hash && tx.microblock_sequence !== null && tx.microblock_sequence !== undefined
       ? { index: tx.microblock_sequence, hash: tx.microblock_hash }
       : null;
-  return {
+  return withOperations({
     transaction_identifier: { hash: tx.txid },
-    operations,
     metadata: {
       type: payload.type,
       status: tx.status,
@@ -154,7 +144,7 @@ function normalizeTransaction(
     },
     payload,
     events,
-  };
+  });
 }
 
 /** The ABI the node reported for a deploy (under either of its names), or null. */
