@@ -1,4 +1,4 @@
-import { addressFromVersionHash, addressToString } from '@stacks/transactions';
+import { encodeC32Address } from './c32-address.js';
 import { asciiRepr, listRepr, tupleRepr, utf8Repr, type Decoded } from './clarity-text.js';
 
 /** A Clarity value as payloads show it: `0x` serialization, canonical repr and inferred type name. */
@@ -62,7 +62,7 @@ export function c32Address(version: number, hash160: string, cache: ReprCache): 
   const key = `${version}:${hash160}`;
   let address = cache.addresses.get(key);
   if (address === undefined) {
-    address = addressToString(addressFromVersionHash(version, hash160));
+    address = encodeC32Address(version, hash160);
     if (cache.addresses.size >= ADDRESS_MEMO_LIMIT) {
       cache.addresses.delete(cache.addresses.keys().next().value as string);
     }
