@@ -72,11 +72,19 @@ export class HashIndex {
   /** Open (creating when missing) the index in `dir`. */
   static async open(dir: string): Promise<HashIndex> {
     await mkdir(dir, { recursive: true });
-    const shards: Shard[] = [];
-    for (let n = 0; n < SHARDS; n++) {
-      const file = join(dir, `${n.toString(16).padStart(2, '0')}.idx`);
-      await rm(`${file}.tmp`, { force: true });
-      shards.push(await openShard(file));
+    // Opened concurrently: creating 64 shards one after another was most of opening a new archive.
+    const opened = await Promise.allSettled(
+      Array.from({ length: SHARDS }, async (_, n) => {
+        const file = join(dir, `${n.toString(16).padStart(2, '0')}.idx`);
+        await rm(`${file}.tmp`, { force: true });
+        return openShard(file);
+      }),
+    );
+    const shards = opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    const failed = opened.find((result) => result.status === 'rejected');
+    if (failed) {
+      await Promise.all(shards.map((shard) => shard.handle.close()));
+      throw failed.reason;
     }
     return new HashIndex(shards);
   }
