@@ -53,7 +53,8 @@ const NO_MICROBLOCK = /^(0x)?0*$/;
  * Turns a node's `/new_block` body into the normalized block: every transaction decoded (the
  * node's txids kept), its events and operations built, everything any payload option shows kept.
  * Contracts deployed earlier in the block are visible to the later transactions' argument naming.
- * A pure function of its inputs; throws InvalidNodeBlockError naming the transaction it could not read.
+ * The result is a function of the block and the context alone (an address memo in the context only
+ * saves work, and is added to); throws InvalidNodeBlockError naming the transaction it could not read.
  */
 export function normalizeBlock(nodeBlock: NodeBlock, context: NormalizeContext): NormalizedBlockResult {
   const cache = createReprCache(context.addresses);
