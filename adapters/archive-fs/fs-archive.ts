@@ -7,6 +7,7 @@ import { noChainChange } from '../../core/chain/chain-update.js';
 import type { ChainUpdate } from '../../core/chain/chain-update.js';
 import type { BlockStore } from '../../core/ports/block-store.js';
 import { ArchiveChainView } from './archive-chain-view.js';
+import { decodeBlockRecord, encodeBlockRecord } from './block-record.js';
 import type { ArchiveState, PendingCheckpoint } from './archive-state.js';
 import type { CanonicalIndex } from './canonical-index.js';
 import { commit, writePending } from './checkpoint.js';
@@ -76,10 +77,7 @@ export class FsBlockArchive implements FsArchive {
         parent_block_identifier: { ...block.parent_block_identifier, hash: header.parent_hash },
       };
       return this.#guard(async () => {
-        const { position, length } = await this.#files.log.append(
-          header,
-          Buffer.from(JSON.stringify(stored)),
-        );
+        const { position, length } = await this.#files.log.append(header, encodeBlockRecord(stored));
         return this.#index({ header, position, length });
       });
     });
@@ -200,7 +198,7 @@ export class FsBlockArchive implements FsArchive {
     const slot = normalized === undefined ? undefined : await this.#view.slot(normalized);
     if (slot === undefined) return undefined;
     const body = await this.#files.log.read({ segment: slot.segment, offset: slot.offset }, slot.length);
-    return JSON.parse(body.toString('utf8')) as NormalizedBlock;
+    return decodeBlockRecord(body);
   }
 
   /** Run `work`; if it fails midway the overlay may be half-changed, so the archive stops until reopened. */

@@ -10,6 +10,9 @@ import type { ContractStore } from '../../core/ports/contract-store.js';
  * full mainnet has on the order of 100,000 contracts, too many to hold in memory or in one document.
  */
 export class FsContractStore implements ContractStore {
+  /** Fan-out folders known to exist, so that a deploy costs no mkdir after its folder's first. */
+  readonly #folders = new Set<string>();
+
   constructor(private readonly dir: string) {}
 
   /** The known ABIs among `ids`. */
@@ -28,14 +31,26 @@ export class FsContractStore implements ContractStore {
     return found;
   }
 
-  /** Write each contract's file (temp file, then rename, so a reader never sees half of one). */
+  /**
+   * Write each contract's file (temp file, then rename, so a reader never sees half of one). The files
+   * are independent, so they are written concurrently: a block of deploys costs one file's latency.
+   */
   async putContracts(contracts: DeployedContract[]): Promise<void> {
-    for (const contract of contracts) {
-      const path = this.pathOf(contract.contract_identifier);
-      await mkdir(join(path, '..'), { recursive: true });
-      await writeFile(`${path}.tmp`, JSON.stringify(contract));
-      await rename(`${path}.tmp`, path);
-    }
+    // The same contract twice in one call would race on its temporary file: the last one wins alone.
+    const byPath = new Map(
+      contracts.map((contract) => [this.pathOf(contract.contract_identifier), contract]),
+    );
+    await Promise.all(
+      [...byPath].map(async ([path, contract]) => {
+        const folder = join(path, '..');
+        if (!this.#folders.has(folder)) {
+          await mkdir(folder, { recursive: true });
+          this.#folders.add(folder);
+        }
+        await writeFile(`${path}.tmp`, JSON.stringify(contract));
+        await rename(`${path}.tmp`, path);
+      }),
+    );
   }
 
   private pathOf(id: string): string {

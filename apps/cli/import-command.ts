@@ -4,8 +4,7 @@ import { join, resolve } from 'node:path';
 import type { NodeBlock } from '../../core/chain/node-block.js';
 import type { Network } from '../../core/hooks/definition.js';
 import { readReplayTsv, type ReadProgress } from '../../adapters/ingest-stacks-node/index.js';
-import { silentLogger } from '../../adapters/system/index.js';
-import { createStackhooks } from '../server/container.js';
+import { openBlockArchiver } from '../server/archiver-container.js';
 import { lockDataDir } from '../server/data-dir-lock.js';
 import type { ProgressLine } from './progress-line.js';
 import { megabytes } from './progress-line.js';
@@ -40,12 +39,7 @@ export async function runImport(
 ): Promise<ImportSummary> {
   const path = resolve(file);
   const lock = options.databaseUrl ? undefined : await lockDataDir(options.dataDir);
-  const stackhooks = await createStackhooks({
-    dataDir: options.dataDir,
-    databaseUrl: options.databaseUrl,
-    network: options.network,
-    adapters: { logger: silentLogger },
-  });
+  const { archiver, close } = await openBlockArchiver(options);
   const checkpointFile = join(
     options.dataDir,
     'imports',
@@ -53,7 +47,7 @@ export async function runImport(
   );
   const checkpoint = await readCheckpoint(checkpointFile, path);
   const read: ReadProgress = { bytesRead: 0, totalBytes: 0 };
-  const before = await stackhooks.ingest.archivedBlocks();
+  const before = await archiver.archivedBlocks();
   const started = Date.now();
   let blocks = checkpoint.blocks;
   let skippedLines = 0;
@@ -66,12 +60,12 @@ export async function runImport(
       force,
     );
   // Blocks are archived in batches; the checkpoint only ever names a line whose blocks are stored.
-  const batchBlocks = stackhooks.ingest.writesBatches() ? BATCH_BLOCKS : 1;
+  const batchBlocks = archiver.writesBatches() ? BATCH_BLOCKS : 1;
   let batch: NodeBlock[] = [];
   let batchBytes = 0;
   let savedLine = checkpoint.line;
   const flush = async () => {
-    if (batch.length > 0) await stackhooks.ingest.archiveNodeBlocks(batch);
+    if (batch.length > 0) await archiver.archiveNodeBlocks(batch);
     batch = [];
     batchBytes = 0;
     // Progress is saved every 1,000 lines: a resumed import redoes at most that (the archive skips it).
@@ -99,11 +93,11 @@ export async function runImport(
     await saveCheckpoint(checkpointFile, { file: path, line: lastLine, blocks, done: true });
     show(true);
     options.progress?.done();
-    const archived = (await stackhooks.ingest.archivedBlocks()) - before;
+    const archived = (await archiver.archivedBlocks()) - before;
     const seconds = (Date.now() - started) / 1000;
     return { blocks, archived, skippedLines, seconds, resumedFromLine: checkpoint.line };
   } finally {
-    await stackhooks.close();
+    await close();
     await lock?.release();
   }
 }

@@ -41,6 +41,7 @@ import {
 import { EvaluationDelivery } from '../../core/use-cases/evaluation-delivery.js';
 import { HookRegistry } from '../../core/use-cases/hook-registry.js';
 import { LiveMatching } from '../../core/use-cases/live-matching.js';
+import { BlockArchiver } from '../../core/use-cases/archive-blocks.js';
 import { BlockIngest } from '../../core/use-cases/ingest-blocks.js';
 import { openFsArchive, openFsContractStore } from '../../adapters/archive-fs/index.js';
 import { openFsOutbox } from '../../adapters/outbox/index.js';
@@ -218,6 +219,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   container.bind(ApiKeys).toSelf().inSingletonScope();
   container.bind(ConsumerSecrets).toSelf().inSingletonScope();
   container.bind(HookEvaluations).toSelf().inSingletonScope();
+  container.bind(BlockArchiver).toSelf().inSingletonScope();
   container.bind(BlockIngest).toSelf().inSingletonScope();
 
   const registry = container.get(HookRegistry);

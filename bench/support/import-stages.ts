@@ -17,7 +17,8 @@ export type StageTimes = { read: number; parse: number; normalize: number; put: 
  * Time each stage for the whole of `file`: one streaming read, JSON.parse and normalizeBlock
  * repeated for at least `seconds` (they are pure, so repeats are cheap to trust), and one put of
  * every block, in file order and duplicates included, into a fresh archive under `tempDir`
- * (closing it, which makes it durable, counted). Unknown ABIs stay unknown, as on a first import.
+ * (closing it, which makes it durable, counted). Unknown ABIs stay unknown, as on a first import;
+ * c32 addresses are memoized across blocks, as the import does.
  */
 export async function timeImportStages(
   file: string,
@@ -32,7 +33,8 @@ export async function timeImportStages(
 
   const parse = 1 / timedRate(() => bodies.forEach((body) => JSON.parse(body)), 1, seconds).rate;
   const blocks = bodies.map((body) => JSON.parse(body) as NodeBlock);
-  const context = { network, lookupAbi: () => undefined };
+  // One address memo for the whole file, as the import's BlockArchiver keeps one across blocks.
+  const context = { network, lookupAbi: () => undefined, addresses: new Map<string, string>() };
   const normalize =
     1 / timedRate(() => blocks.forEach((block) => normalizeBlock(block, context)), 1, seconds).rate;
   const normalized = blocks.map((block) => normalizeBlock(block, context).block);

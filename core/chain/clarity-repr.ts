@@ -1,4 +1,4 @@
-import { addressFromVersionHash, addressToString } from '@stacks/transactions';
+import { encodeC32Address } from './c32-address.js';
 import { asciiRepr, listRepr, tupleRepr, utf8Repr, type Decoded } from './clarity-text.js';
 
 /** A Clarity value as payloads show it: `0x` serialization, canonical repr and inferred type name. */
@@ -7,15 +7,25 @@ export type ClarityValueRepr = { hex: string; repr: string; type: string };
 /**
  * Memo tables shared by the decodes of one block. Blocks repeat values (`(ok true)` results, the
  * same principals in every swap), and c32 encoding hashes twice per principal, so caching pays.
+ * Values are kept per block; addresses may be kept across blocks (see AddressMemo).
  */
 export type ReprCache = {
   values: Map<string, ClarityValueRepr>;
-  addresses: Map<string, string>;
+  addresses: AddressMemo;
 };
 
-/** A fresh, empty memo table; make one per block so memory stays bounded. */
-export function createReprCache(): ReprCache {
-  return { values: new Map(), addresses: new Map() };
+/**
+ * c32 addresses by `version:hash160`. Consecutive blocks name the same senders and contracts, so a
+ * memo kept across blocks saves most encodings; it never holds more than ADDRESS_MEMO_LIMIT entries.
+ */
+export type AddressMemo = Map<string, string>;
+
+/** Entries an address memo keeps (about 150 bytes each); past it the oldest goes. */
+export const ADDRESS_MEMO_LIMIT = 50_000;
+
+/** A fresh value memo for one block, over a fresh or a longer-lived address memo. */
+export function createReprCache(addresses: AddressMemo = new Map()): ReprCache {
+  return { values: new Map(), addresses };
 }
 
 /** Thrown when bytes are not a well-formed Clarity serialization. */
@@ -52,10 +62,35 @@ export function c32Address(version: number, hash160: string, cache: ReprCache): 
   const key = `${version}:${hash160}`;
   let address = cache.addresses.get(key);
   if (address === undefined) {
-    address = addressToString(addressFromVersionHash(version, hash160));
+    address = encodeC32Address(version, hash160);
+    if (cache.addresses.size >= ADDRESS_MEMO_LIMIT) {
+      cache.addresses.delete(cache.addresses.keys().next().value as string);
+    }
     cache.addresses.set(key, address);
   }
   return address;
+}
+
+/**
+ * Decodes `count` serialized values that lie back to back from byte `offset` of `bytes` (a contract
+ * call's arguments), `hex` being the lowercase hex of `bytes`: each value's own bytes as hex, its
+ * repr and type, and the offset just past the last value.
+ */
+export function decodeClarityValuesAt(
+  hex: string,
+  bytes: Buffer,
+  offset: number,
+  count: number,
+  cache: ReprCache,
+): { values: ClarityValueRepr[]; end: number } {
+  const cursor: Cursor = { hex, bytes, pos: offset, cache };
+  const values: ClarityValueRepr[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = cursor.pos;
+    const { repr, type } = readValue(cursor, 0);
+    values.push({ hex: `0x${hex.slice(start * 2, cursor.pos * 2)}`, repr, type });
+  }
+  return { values, end: cursor.pos };
 }
 
 function stripHex(hex: string): string {

@@ -1,58 +1,8 @@
-import { ClarityType, type ClarityValue } from '@stacks/transactions';
-
 // How Clarity values print: the canonical repr and inferred type name that stacks-encoding-native-js
-// (and so the Stacks API and Chainhook) produce. Shared by the byte decoder in clarity-repr.ts and
-// by `clarityValueRepr` for values the library already decoded, so both always agree.
+// (and so the Stacks API and Chainhook) produce, for the byte decoder in clarity-repr.ts.
 
 /** A value's canonical repr and inferred type name. */
 export type Decoded = { repr: string; type: string };
-
-/**
- * The canonical repr and inferred type of a value `@stacks/transactions` already decoded (a
- * contract call's arguments): the same text `decodeClarityValue` gives for its serialization,
- * without parsing the bytes again or re-encoding its principals.
- */
-export function clarityValueRepr(cv: ClarityValue): { repr: string; type: string } {
-  switch (cv.type) {
-    case ClarityType.Int:
-      return { repr: BigInt(cv.value).toString(), type: 'int' };
-    case ClarityType.UInt:
-      return { repr: `u${BigInt(cv.value).toString()}`, type: 'uint' };
-    case ClarityType.Buffer:
-      return { repr: `0x${cv.value.toLowerCase()}`, type: `(buff ${cv.value.length / 2})` };
-    case ClarityType.BoolTrue:
-      return { repr: 'true', type: 'bool' };
-    case ClarityType.BoolFalse:
-      return { repr: 'false', type: 'bool' };
-    case ClarityType.PrincipalStandard:
-    case ClarityType.PrincipalContract:
-      return { repr: `'${cv.value}`, type: 'principal' };
-    case ClarityType.ResponseOk: {
-      const inner = clarityValueRepr(cv.value);
-      return { repr: `(ok ${inner.repr})`, type: `(response ${inner.type} UnknownType)` };
-    }
-    case ClarityType.ResponseErr: {
-      const inner = clarityValueRepr(cv.value);
-      return { repr: `(err ${inner.repr})`, type: `(response UnknownType ${inner.type})` };
-    }
-    case ClarityType.OptionalNone:
-      return { repr: 'none', type: '(optional UnknownType)' };
-    case ClarityType.OptionalSome: {
-      const inner = clarityValueRepr(cv.value);
-      return { repr: `(some ${inner.repr})`, type: `(optional ${inner.type})` };
-    }
-    case ClarityType.List:
-      return listRepr(cv.value.map(clarityValueRepr));
-    case ClarityType.Tuple:
-      return tupleRepr(
-        Object.entries(cv.value).map(([name, value]) => ({ name, value: clarityValueRepr(value) })),
-      );
-    case ClarityType.StringASCII:
-      return asciiRepr(cv.value);
-    case ClarityType.StringUTF8:
-      return utf8Repr(cv.value);
-  }
-}
 
 /** `(list a b)`, typed by its first element as Clarity's inference does (`UnknownType` when empty). */
 export function listRepr(items: Decoded[]): Decoded {

@@ -1,21 +1,27 @@
 import {
+  AnchorMode,
   AuthType,
+  BytesReader,
   ClarityType,
   PayloadType,
+  PostConditionMode,
+  StacksWireType,
   TenureChangeCause,
-  deserializeTransaction,
+  deserializeAuthorization,
+  deserializeLPList,
+  deserializePayload,
   getFee,
-  serializeCV,
   type ClarityValue,
   type PayloadWire,
+  type PostConditionWire,
   type SpendingCondition,
 } from '@stacks/transactions';
-import type { ContractCallArg, TenureChangeCause as CauseName, TransactionPayload } from './block.js';
-import { c32Address, createReprCache, type ClarityValueRepr, type ReprCache } from './clarity-repr.js';
-import { clarityValueRepr } from './clarity-text.js';
-import { functionArgTypes, type AbiLookup } from './contract-abi.js';
+import type { TenureChangeCause as CauseName, TransactionPayload } from './block.js';
+import { c32Address, createReprCache, type ReprCache } from './clarity-repr.js';
+import type { AbiLookup } from './contract-abi.js';
 import { addressVersion, type ChainNetwork } from './network.js';
 import { decodePostConditions, type PostConditions } from './post-condition.js';
+import { readContractCall, readTokenTransfer } from './wire-payload.js';
 
 /** What a raw transaction says about itself: who sent it, what it pays, what it does. */
 export type DecodedTransaction = {
@@ -45,10 +51,12 @@ const CAUSES: Record<TenureChangeCause, CauseName> = {
 // A poison-microblock payload ends with two microblock headers: version (1), sequence (2),
 // parent hash (32), merkle root (32), signature (65). The library skips them, so they are read here.
 const MICROBLOCK_HEADER_HEX = 132 * 2;
-const MEMO_HEX = 34 * 2;
+/** The transaction versions of mainnet and testnet. */
+const TRANSACTION_VERSIONS = new Set([0x00, 0x80]);
 
 /**
- * Decodes a node's `raw_tx` (not `0x00`) with `@stacks/transactions`. Addresses use the
+ * Decodes a node's `raw_tx` (not `0x00`): authorization, post-conditions and the rarer payloads
+ * with `@stacks/transactions`, contract calls and STX transfers from the bytes. Addresses use the
  * deployment's network; contract-call arguments are named from the ABI when `lookupAbi` knows
  * the contract. Throws on bytes that are not a transaction.
  */
@@ -58,21 +66,42 @@ export function decodeTransaction(rawTx: string, options: DecodeOptions): Decode
   // Node's native hex parser, handed over as a plain Uint8Array view, beats the library's own.
   const buffer = Buffer.from(hex, 'hex');
   if (buffer.length * 2 !== hex.length) throw new Error(`raw_tx is not hex: ${rawTx.slice(0, 40)}`);
-  const tx = deserializeTransaction(new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length));
-  const origin = tx.auth.spendingCondition;
-  const sponsored = tx.auth.authType === AuthType.Sponsored;
+  const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
+  // The library's deserializeTransaction, step by step, so that the commonest payloads can be read
+  // from the bytes instead (see wire-payload.ts); version, chain id and anchor mode go unused.
+  const reader = new BytesReader(bytes);
+  const version = reader.readUInt8();
+  if (!TRANSACTION_VERSIONS.has(version)) throw new Error(`Could not parse ${version} as TransactionVersion`);
+  reader.readUInt32BE();
+  const auth = deserializeAuthorization(reader);
+  reader.readUInt8Enum(AnchorMode, (n) => {
+    throw new Error(`Could not parse ${n} as AnchorMode`);
+  });
+  const postConditionMode = reader.readUInt8Enum(PostConditionMode, (n) => {
+    throw new Error(`Could not parse ${n} as PostConditionMode`);
+  });
+  const postConditions = deserializeLPList(reader, StacksWireType.PostCondition)
+    .values as PostConditionWire[];
+  const origin = auth.spendingCondition;
+  const sponsored = auth.authType === AuthType.Sponsored;
   const sender = signerAddress(origin, options.network, cache);
+  const at = reader.readOffset;
+  const wire = { hex, bytes: buffer, cache };
+  let payload: TransactionPayload;
+  if (buffer[at] === PayloadType.ContractCall) payload = readContractCall(wire, at, options.lookupAbi);
+  else if (buffer[at] === PayloadType.TokenTransfer) payload = readTokenTransfer(wire, at);
+  else payload = decodePayload(deserializePayload(reader), hex, sender);
   return {
     sender_address: sender,
     sponsor_address:
-      tx.auth.authType === AuthType.Sponsored
-        ? signerAddress(tx.auth.sponsorSpendingCondition, options.network, cache)
+      auth.authType === AuthType.Sponsored
+        ? signerAddress(auth.sponsorSpendingCondition, options.network, cache)
         : null,
     sponsored,
-    fee: getFee(tx.auth).toString(),
+    fee: getFee(auth).toString(),
     nonce: Number(origin.nonce),
-    post_conditions: decodePostConditions(tx.postConditionMode, tx.postConditions.values, cache),
-    payload: decodePayload(tx.payload, hex, sender, cache, options.lookupAbi),
+    post_conditions: decodePostConditions(postConditionMode, postConditions, cache),
+    payload,
   };
 }
 
@@ -80,37 +109,12 @@ function signerAddress(condition: SpendingCondition, network: ChainNetwork, cach
   return c32Address(addressVersion(condition.hashMode, network), condition.signer, cache);
 }
 
-function decodePayload(
-  payload: PayloadWire,
-  hex: string,
-  sender: string,
-  cache: ReprCache,
-  lookupAbi: AbiLookup | undefined,
-): TransactionPayload {
+/** The payloads the library decodes (every kind but the two read in wire-payload.ts). */
+function decodePayload(payload: PayloadWire, hex: string, sender: string): TransactionPayload {
   switch (payload.payloadType) {
     case PayloadType.TokenTransfer:
-      return {
-        type: 'token_transfer',
-        recipient: payload.recipient.value,
-        amount: payload.amount.toString(),
-        // The library trims and text-decodes the memo; the payload wants its bytes, the tx's last 34.
-        memo: `0x${hex.slice(hex.length - MEMO_HEX)}`,
-      };
-    case PayloadType.ContractCall: {
-      const address = c32Address(payload.contractAddress.version, payload.contractAddress.hash160, cache);
-      const contractId = `${address}.${payload.contractName.content}`;
-      const functionName = payload.functionName.content;
-      const values = decodeArgs(hex, payload.functionArgs);
-      const abi = lookupAbi?.(contractId);
-      const typed = abi ? functionArgTypes(abi, functionName, values.length) : undefined;
-      const args: ContractCallArg[] = values.map((v, i) => ({
-        hex: v.hex,
-        repr: v.repr,
-        name: typed ? typed[i].name : '',
-        type: typed ? typed[i].type : v.type,
-      }));
-      return { type: 'contract_call', contract_identifier: contractId, function_name: functionName, args };
-    }
+    case PayloadType.ContractCall:
+      throw new Error('STX transfers and contract calls are read from the bytes');
     case PayloadType.SmartContract:
     case PayloadType.VersionedSmartContract:
       return {
@@ -162,60 +166,4 @@ function principalOf(cv: ClarityValue): string | null {
   if (cv.type === ClarityType.OptionalSome) return principalOf(cv.value);
   if (cv.type === ClarityType.PrincipalStandard || cv.type === ClarityType.PrincipalContract) return cv.value;
   throw new Error(`expected a principal, got a Clarity ${cv.type}`);
-}
-
-/**
- * The arguments with their exact bytes. They end the transaction, so their sizes (computed from
- * the decoded values) cut them out without re-serializing, which costs more than the whole
- * decode; the count that precedes them confirms the cut (if it does not, re-serialize). Reprs
- * come from the decoded values, whose principals the library has already c32-encoded.
- */
-function decodeArgs(hex: string, args: ClarityValue[]): ClarityValueRepr[] {
-  if (args.length === 0) return [];
-  const sizes = args.map(serializedSize);
-  let start = hex.length - 2 * sizes.reduce((a, b) => a + b, 0);
-  const counted = start >= 8 && Number.parseInt(hex.slice(start - 8, start), 16) === args.length;
-  return args.map((arg, i) => {
-    let argHex: string;
-    if (counted) {
-      argHex = `0x${hex.slice(start, start + 2 * sizes[i])}`;
-      start += 2 * sizes[i];
-    } else {
-      argHex = `0x${serializeCV(arg)}`;
-    }
-    return { hex: argHex, ...clarityValueRepr(arg) };
-  });
-}
-
-function serializedSize(cv: ClarityValue): number {
-  switch (cv.type) {
-    case ClarityType.Int:
-    case ClarityType.UInt:
-      return 17;
-    case ClarityType.Buffer:
-      return 5 + cv.value.length / 2;
-    case ClarityType.BoolTrue:
-    case ClarityType.BoolFalse:
-    case ClarityType.OptionalNone:
-      return 1;
-    case ClarityType.PrincipalStandard:
-      return 22;
-    case ClarityType.PrincipalContract:
-      return 23 + (cv.value.length - cv.value.indexOf('.') - 1);
-    case ClarityType.ResponseOk:
-    case ClarityType.ResponseErr:
-    case ClarityType.OptionalSome:
-      return 1 + serializedSize(cv.value);
-    case ClarityType.List:
-      return cv.value.reduce((n: number, item: ClarityValue) => n + serializedSize(item), 5);
-    case ClarityType.Tuple:
-      return Object.entries(cv.value).reduce(
-        (n, [key, item]) => n + 1 + key.length + serializedSize(item),
-        5,
-      );
-    case ClarityType.StringASCII:
-      return 5 + cv.value.length;
-    case ClarityType.StringUTF8:
-      return 5 + Buffer.byteLength(cv.value, 'utf8');
-  }
 }

@@ -6,7 +6,7 @@ import type {
   TransactionPayload,
 } from './block.js';
 import { decodeBurnchainTransaction } from './burnchain-operation.js';
-import { createReprCache, decodeClarityValue, type ReprCache } from './clarity-repr.js';
+import { createReprCache, decodeClarityValue, type AddressMemo, type ReprCache } from './clarity-repr.js';
 import type { AbiLookup, ContractAbi } from './contract-abi.js';
 import { decodeTransaction, type DecodedTransaction } from './decode-transaction.js';
 import { bootAddress, type ChainNetwork } from './network.js';
@@ -17,7 +17,7 @@ import {
   type NodeExecutionCost,
   type NodeTransaction,
 } from './node-block.js';
-import { buildOperations } from './operations.js';
+import { withOperations } from './operations.js';
 import { normalizeEvent, type TransactionEvent } from './transaction-event.js';
 
 /** What normalization needs besides the block: the deployment's network and the ABIs of earlier blocks. */
@@ -25,6 +25,8 @@ export type NormalizeContext = {
   network: ChainNetwork;
   /** ABIs of contracts deployed in earlier blocks; synchronous, so normalization stays pure. */
   lookupAbi: AbiLookup;
+  /** c32 addresses encoded for earlier blocks, to reuse and add to; without it, a memo for this block only. */
+  addresses?: AddressMemo;
 };
 
 /** A contract a block deploys, for the caller to keep for later ABI lookups. */
@@ -51,10 +53,11 @@ const NO_MICROBLOCK = /^(0x)?0*$/;
  * Turns a node's `/new_block` body into the normalized block: every transaction decoded (the
  * node's txids kept), its events and operations built, everything any payload option shows kept.
  * Contracts deployed earlier in the block are visible to the later transactions' argument naming.
- * A pure function of its inputs; throws InvalidNodeBlockError naming the transaction it could not read.
+ * The result is a function of the block and the context alone (an address memo in the context only
+ * saves work, and is added to); throws InvalidNodeBlockError naming the transaction it could not read.
  */
 export function normalizeBlock(nodeBlock: NodeBlock, context: NormalizeContext): NormalizedBlockResult {
-  const cache = createReprCache();
+  const cache = createReprCache(context.addresses);
   const boot = bootAddress(context.network);
   const eventsByTx = groupEvents(nodeBlock.events);
   const deployed = new Map<string, ContractAbi>();
@@ -119,22 +122,12 @@ function normalizeTransaction(
   const abi = deployedAbi(tx, decoded.payload);
   const payload: TransactionPayload =
     decoded.payload.type === 'contract_deploy' ? { ...decoded.payload, abi } : decoded.payload;
-  const operations = buildOperations({
-    status: tx.status,
-    sender: decoded.sender_address,
-    sponsor: decoded.sponsor_address,
-    fee: decoded.fee,
-    payload,
-    abiJson: abi ? JSON.stringify(abi) : null,
-    events,
-  });
   const microblock =
     tx.microblock_hash && tx.microblock_sequence !== null && tx.microblock_sequence !== undefined
       ? { index: tx.microblock_sequence, hash: tx.microblock_hash }
       : null;
-  return {
+  return withOperations({
     transaction_identifier: { hash: tx.txid },
-    operations,
     metadata: {
       type: payload.type,
       status: tx.status,
@@ -152,7 +145,7 @@ function normalizeTransaction(
     },
     payload,
     events,
-  };
+  });
 }
 
 /** The ABI the node reported for a deploy (under either of its names), or null. */

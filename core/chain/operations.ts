@@ -1,4 +1,4 @@
-import type { TransactionPayload, TransactionStatus } from './block.js';
+import type { NormalizedTransaction, TransactionPayload, TransactionStatus } from './block.js';
 import type { Currency, NormalizedOperation, OperationAmount } from './operation.js';
 import type { TransactionEvent } from './transaction-event.js';
 
@@ -16,6 +16,33 @@ export type OperationSource = {
   abiJson: string | null;
   events: readonly TransactionEvent[];
 };
+
+/** A normalized transaction without its operations, which its other fields determine. */
+export type TransactionWithoutOperations = Omit<NormalizedTransaction, 'operations'>;
+
+/**
+ * The transaction with its operations built from its own fields: normalization builds them so, and
+ * the archive, which stores transactions without them (they are half of a block's JSON), again.
+ */
+export function withOperations(tx: TransactionWithoutOperations): NormalizedTransaction {
+  const { metadata, payload } = tx;
+  const abi = payload.type === 'contract_deploy' ? payload.abi : null;
+  return {
+    transaction_identifier: tx.transaction_identifier,
+    operations: buildOperations({
+      status: metadata.status,
+      sender: metadata.sender_address,
+      sponsor: metadata.sponsor_address,
+      fee: metadata.fee_rate,
+      payload,
+      abiJson: abi ? JSON.stringify(abi) : null,
+      events: tx.events,
+    }),
+    metadata,
+    payload,
+    events: tx.events,
+  };
+}
 
 /**
  * A transaction's operations in compat.md section 8's order: the fee (when above 0; paid by the

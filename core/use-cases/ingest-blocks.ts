@@ -1,31 +1,23 @@
 import { inject, injectable } from 'inversify';
 import type { NormalizedBlock } from '../chain/block.js';
 import type { BlockHeader } from '../chain/block-header.js';
-import type { ChainUpdate } from '../chain/chain-update.js';
-import type { ContractAbi } from '../chain/contract-abi.js';
 import type { NodeBlock } from '../chain/node-block.js';
-import { normalizeBlock } from '../chain/normalize-block.js';
 import { BLOCK_STORE, type BlockStore } from '../ports/block-store.js';
 import { CHAIN_UPDATE_SINK, type ChainUpdateSink } from '../ports/chain-update-sink.js';
-import { CONTRACT_STORE, type ContractStore } from '../ports/contract-store.js';
 import { EVENT_LOG, type EventLog } from '../ports/event-log.js';
 import { LOGGER, type Logger } from '../ports/logger.js';
-import { SERVICE_SETTINGS, type ServiceSettings } from '../settings.js';
-
-/** ABIs kept in memory; the busiest contracts are called again and again. */
-const ABI_CACHE_SIZE = 5_000;
+import { BlockArchiver, type ArchivedBlock } from './archive-blocks.js';
 
 /** What ingesting one node block did. */
-export type IngestResult = { block: NormalizedBlock; update: ChainUpdate };
+export type IngestResult = ArchivedBlock;
 
 /**
- * Blocks in: a node block is normalized (ABIs from earlier deploys), archived, and its effect on the
- * canonical chain handed to the sink. Entries of the raw event log are processed in order, once each,
- * and marked processed only after the sink has stored their consequences.
+ * Blocks in: a node block is archived (normalized with the ABIs of earlier deploys) and its effect
+ * on the canonical chain handed to the sink. Entries of the raw event log are processed in order,
+ * once each, and marked processed only after the sink has stored their consequences.
  */
 @injectable()
 export class BlockIngest {
-  private readonly abis = new Map<string, ContractAbi | null>();
   private running: Promise<void> | undefined;
   private again = false;
   private recovered = false;
@@ -33,9 +25,8 @@ export class BlockIngest {
   constructor(
     @inject(EVENT_LOG) private readonly log: EventLog,
     @inject(BLOCK_STORE) private readonly blocks: BlockStore,
-    @inject(CONTRACT_STORE) private readonly contracts: ContractStore,
+    @inject(BlockArchiver) private readonly archiver: BlockArchiver,
     @inject(CHAIN_UPDATE_SINK) private readonly sink: ChainUpdateSink,
-    @inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
     @inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -63,12 +54,7 @@ export class BlockIngest {
 
   /** Normalize, archive and publish one node block; a block already archived changes nothing. */
   async ingestNodeBlock(nodeBlock: NodeBlock, eventId = 0, publish = true): Promise<IngestResult> {
-    const { block, contracts } = await this.normalize(nodeBlock);
-    if (contracts.length > 0) {
-      await this.contracts.putContracts(contracts);
-      for (const contract of contracts) this.remember(contract.contract_identifier, contract.abi);
-    }
-    const update = await this.blocks.put(block);
+    const { block, update } = await this.archiver.archiveNodeBlock(nodeBlock);
     if (publish && (update.apply.length > 0 || update.rollback.length > 0)) {
       await this.sink.chainUpdated({
         eventId,
@@ -77,29 +63,6 @@ export class BlockIngest {
       });
     }
     return { block, update };
-  }
-
-  /** Whether the archive writes a run of blocks in one batch (else a run gains nothing but memory). */
-  writesBatches(): boolean {
-    return this.blocks.putMany !== undefined;
-  }
-
-  /**
-   * Normalize and archive a run of node blocks without publishing (archive import): one batch write
-   * where the store offers it. Contracts deployed early in the run name the arguments of later calls.
-   */
-  async archiveNodeBlocks(nodeBlocks: NodeBlock[]): Promise<void> {
-    const blocks: NormalizedBlock[] = [];
-    for (const nodeBlock of nodeBlocks) {
-      const { block, contracts } = await this.normalize(nodeBlock);
-      if (contracts.length > 0) {
-        await this.contracts.putContracts(contracts);
-        for (const contract of contracts) this.remember(contract.contract_identifier, contract.abi);
-      }
-      blocks.push(block);
-    }
-    if (this.blocks.putMany) await this.blocks.putMany(blocks);
-    else for (const block of blocks) await this.blocks.put(block);
   }
 
   private async drain(): Promise<void> {
@@ -172,27 +135,6 @@ export class BlockIngest {
         error: err instanceof Error ? err.message : String(err),
       });
     }
-  }
-
-  // Normalization is synchronous: ABIs it missed are fetched and the block normalized once more.
-  private async normalize(nodeBlock: NodeBlock) {
-    const missing = new Set<string>();
-    const lookupAbi = (id: string) => {
-      const cached = this.abis.get(id);
-      if (cached === undefined) missing.add(id);
-      return cached ?? undefined;
-    };
-    const context = { network: this.settings.network, lookupAbi };
-    const first = normalizeBlock(nodeBlock, context);
-    if (missing.size === 0) return first;
-    const found = await this.contracts.getAbis([...missing]);
-    for (const id of missing) this.remember(id, found.get(id) ?? null);
-    return normalizeBlock(nodeBlock, context);
-  }
-
-  private remember(id: string, abi: ContractAbi | null): void {
-    if (this.abis.size >= ABI_CACHE_SIZE) this.abis.delete(this.abis.keys().next().value as string);
-    this.abis.set(id, abi);
   }
 
   private async load(headers: BlockHeader[], justStored?: NormalizedBlock): Promise<NormalizedBlock[]> {

@@ -61,4 +61,19 @@ describe('FsContractStore', () => {
     const again = await openFsContractStore(dir);
     expect((await again.getAbis(['SP000000000000000000002Q6VF78.token'])).size).to.equal(1);
   });
+
+  it('keeps the last of a contract given twice, and every contract of a large batch', async () => {
+    const store = await openFsContractStore(dir);
+    const many = Array.from({ length: 300 }, (_, i) => ({
+      contract_identifier: `SP000000000000000000002Q6VF78.c${i}`,
+      abi: ABI,
+      source_code: `(c${i})`,
+      clarity_version: 2,
+    }));
+    const redeployed = { ...many[0], abi: { ...ABI, functions: [] } };
+    await store.putContracts([...many, redeployed]);
+    const found = await store.getAbis(many.map((c) => c.contract_identifier));
+    expect(found.size).to.equal(300);
+    expect(found.get(many[0].contract_identifier)).to.deep.equal(redeployed.abi);
+  });
 });

@@ -1,10 +1,12 @@
 import { expect } from 'chai';
 import { Cl, serializeCV, type ClarityValue } from '@stacks/transactions';
 import {
+  ADDRESS_MEMO_LIMIT,
   ClarityDecodeError,
   c32Address,
   createReprCache,
   decodeClarityValue,
+  decodeClarityValuesAt,
 } from '../../../core/chain/clarity-repr.js';
 
 const ALEX = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9';
@@ -175,5 +177,53 @@ describe('decodeClarityValue', () => {
       c32Address(22, hash, cache);
       expect(cache.addresses.size).to.equal(1);
     });
+
+    it('shares an address memo given to several caches, as blocks in a row do', () => {
+      const memo = new Map<string, string>();
+      c32Address(22, 'e685b016b3b6cd9ebf35f38e5ae29392e2acd51d', createReprCache(memo));
+      const next = createReprCache(memo);
+      expect(next.addresses.get('22:e685b016b3b6cd9ebf35f38e5ae29392e2acd51d')).to.equal(ALEX);
+      expect(next.values.size).to.equal(0);
+    });
+
+    it('holds at most ADDRESS_MEMO_LIMIT addresses, dropping the oldest first', () => {
+      const memo = new Map<string, string>();
+      for (let i = 0; i < ADDRESS_MEMO_LIMIT; i++) memo.set(`old:${i}`, 'x');
+      expect(c32Address(22, 'e685b016b3b6cd9ebf35f38e5ae29392e2acd51d', createReprCache(memo))).to.equal(
+        ALEX,
+      );
+      expect(memo.size).to.equal(ADDRESS_MEMO_LIMIT);
+      expect(memo.has('old:0')).to.equal(false);
+      expect(memo.has('old:1')).to.equal(true);
+    });
+  });
+});
+
+describe('decodeClarityValuesAt', () => {
+  it('reads values that lie back to back, each with its own bytes, and says where the last ends', () => {
+    const values = [
+      Cl.contractPrincipal(ALEX, 'pool'),
+      Cl.uint(5),
+      Cl.list([Cl.none(), Cl.some(Cl.int(-2))]),
+    ];
+    const serialized = values.map((cv) => serializeCV(cv));
+    const hex = `ff${serialized.join('')}ee`;
+    const { values: read, end } = decodeClarityValuesAt(
+      hex,
+      Buffer.from(hex, 'hex'),
+      1,
+      3,
+      createReprCache(),
+    );
+    expect(read).to.deep.equal(serialized.map((one) => decodeClarityValue(one)));
+    expect(end).to.equal(hex.length / 2 - 1);
+  });
+
+  it('rejects a run that ends before its last value', () => {
+    const hex = `${serializeCV(Cl.uint(1))}${serializeCV(Cl.uint(2)).slice(0, 10)}`;
+    expect(() => decodeClarityValuesAt(hex, Buffer.from(hex, 'hex'), 0, 2, createReprCache())).to.throw(
+      ClarityDecodeError,
+      /truncated/,
+    );
   });
 });

@@ -277,4 +277,26 @@ describe('decodeTransaction', () => {
   it('throws on bytes that are not a transaction', () => {
     expect(() => decodeTransaction('0x0102', mainnet)).to.throw();
   });
+
+  it('throws on a contract call cut short inside its arguments or its names', async () => {
+    const tx = await makeUnsignedContractCall({
+      contractAddress: POOL,
+      contractName: 'swap-helper',
+      functionName: 'swap',
+      functionArgs: [Cl.uint(5), Cl.stringAscii('abc')],
+      publicKey: alicePub,
+      fee: 1000,
+      nonce: 1,
+      network: 'mainnet',
+    });
+    const hex = tx.serialize();
+    expect(() => decodeTransaction(hex.slice(0, -2), mainnet)).to.throw(/truncated/);
+    const beforeArgs = hex.length - 2 * (4 + 17 + 8);
+    expect(() => decodeTransaction(hex.slice(0, beforeArgs - 8), mainnet)).to.throw(/truncated/);
+  });
+
+  it('throws on an STX transfer without its full memo', async () => {
+    const hex = (await transfer()).serialize();
+    expect(() => decodeTransaction(hex.slice(0, -2), mainnet)).to.throw(/truncated/);
+  });
 });

@@ -206,6 +206,19 @@ describe('normalizeBlock', () => {
     });
   });
 
+  describe('address memo', () => {
+    it('adds the addresses of a block to the memo the context gives, and reads the same with it as without', async () => {
+      const block = asNode(
+        new ChainBuilder().next({ transactions: [await stxTransfer({ recipient: BOB, amount: 1n })] }),
+      );
+      const addresses = new Map<string, string>();
+      const withMemo = normalizeBlock(block, { ...none, addresses }).block;
+      expect([...addresses.values()]).to.include(ALICE);
+      expect(normalizeBlock(block, { ...none, addresses }).block).to.deep.equal(withMemo);
+      expect(normalizeBlock(block, none).block).to.deep.equal(withMemo);
+    });
+  });
+
   describe('contracts and ABIs', () => {
     it('lists the contracts the block deploys, with ABI and source', async () => {
       const deploy = await contractDeploy({

@@ -1,0 +1,83 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import {
+  makeUnsignedContractCall,
+  makeUnsignedSTXTokenTransfer,
+  privateKeyToPublic,
+  serializeCV,
+} from '@stacks/transactions';
+import { decodeTransaction } from '../../../core/chain/decode-transaction.js';
+import { TEST_KEYS } from '../../support/block-builder.js';
+import { address, clarityValue, clarityValueRepr, contractName } from '../../support/clarity-values.js';
+
+const publicKey = String(privateKeyToPublic(TEST_KEYS.alice));
+const functionName = fc.stringMatching(/^[a-z][a-z0-9-]{0,20}[!?]?$/);
+
+// Contract calls and STX transfers are read from the bytes by stackhooks; the library's own
+// serialization and decoded values are the reference their fields are checked against.
+describe('decodeTransaction (properties)', () => {
+  it("reads any contract call's target and each argument's own bytes, repr and type", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        address,
+        contractName,
+        functionName,
+        fc.array(clarityValue, { maxLength: 5 }),
+        async (contractAddress, name, fn, args) => {
+          const tx = await makeUnsignedContractCall({
+            contractAddress,
+            contractName: name,
+            functionName: fn,
+            functionArgs: args,
+            publicKey,
+            fee: 1000,
+            nonce: 1,
+            network: 'mainnet',
+          });
+          expect(decodeTransaction(tx.serialize(), { network: 'mainnet' }).payload).to.deep.equal({
+            type: 'contract_call',
+            contract_identifier: `${contractAddress}.${name}`,
+            function_name: fn,
+            args: args.map((arg) => ({ hex: `0x${serializeCV(arg)}`, ...clarityValueRepr(arg), name: '' })),
+          });
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("reads any STX transfer's recipient, standard or contract, its amount and its raw memo", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        address,
+        fc.option(contractName, { nil: undefined }),
+        fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+        fc.string({
+          unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+          maxLength: 34,
+        }),
+        async (recipientAddress, name, amount, memo) => {
+          const recipient = name === undefined ? recipientAddress : `${recipientAddress}.${name}`;
+          const tx = await makeUnsignedSTXTokenTransfer({
+            recipient,
+            amount,
+            memo,
+            publicKey,
+            fee: 180,
+            nonce: 2,
+            network: 'mainnet',
+          });
+          const memoHex = Buffer.alloc(34);
+          memoHex.write(memo, 'ascii');
+          expect(decodeTransaction(tx.serialize(), { network: 'mainnet' }).payload).to.deep.equal({
+            type: 'token_transfer',
+            recipient,
+            amount: amount.toString(),
+            memo: `0x${memoHex.toString('hex')}`,
+          });
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
