@@ -1,17 +1,8 @@
 import { mkdir, open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DeliveryAttempt, DeliveryRecord, DeliveryState } from '../../core/delivery/delivery-record.js';
-import type {
-  AttemptOutcome,
-  AttemptReport,
-  DeliveryPage,
-  DeliveryQueue,
-  DueDelivery,
-  OutgoingPayload,
-} from '../../core/ports/delivery-queue.js';
-import { EnqueueListeners } from './enqueue-listeners.js';
 import { applyEntry, encodeEntry, snapshotEntries, type JournalEntry } from './journal-entry.js';
 import { frameRecord, readJournalFile } from './journal-file.js';
+import { JournaledOutbox } from './journaled-outbox.js';
 import { OutboxState, type OutboxOptions } from './outbox-state.js';
 
 /** Options of the file outbox. */
@@ -38,24 +29,25 @@ const journalName = (generation: number): string => `journal-${String(generation
  * memory would be ahead of the disk) until it is reopened. Reads answer from memory at once, so
  * they may show a change whose fsync is still under way (a delivery of it is at-least-once anyway).
  */
-export class FsOutbox implements DeliveryQueue {
+export class FsOutbox extends JournaledOutbox {
   private waiting: Waiter[] = [];
   private flushing: Promise<void> | undefined;
   private compactWanted = false;
   private failure: unknown;
   private closed = false;
-  private readonly listeners = new EnqueueListeners();
 
   private constructor(
     private readonly dir: string,
-    private readonly state: OutboxState,
+    state: OutboxState,
     private handle: FileHandle,
     private generation: number,
     private size: number,
     /** The journal's size right after the last compaction. */
     private compactedSize: number,
     private readonly compactAtBytes: number,
-  ) {}
+  ) {
+    super(state);
+  }
 
   /** Open (or create) the outbox in `dir`: replay the newest journal, cutting off a torn tail. */
   static async open(dir: string, options: FsOutboxOptions = {}): Promise<FsOutbox> {
@@ -87,89 +79,9 @@ export class FsOutbox implements DeliveryQueue {
     return new FsOutbox(dir, state, handle, generation, intact, 0, compactAt);
   }
 
-  /** Queue payloads in order (known ids skipped); resolves once they are on disk. */
-  async enqueue(payloads: OutgoingPayload[]): Promise<void> {
-    this.usable();
-    const added = this.state.enqueue(payloads);
-    await this.commit(added.map((payload): JournalEntry => ({ t: 'enqueued', payload })));
-    if (added.length > 0) this.listeners.notify();
-  }
-
-  /** Hooks and transactions sent in live applies of these blocks. */
-  async sentApplies(blockHashes: readonly string[]): Promise<Map<string, Map<string, number[]>>> {
-    return this.state.sentApplies(blockHashes);
-  }
-
-  /** Forget a hook's queue, log and sent blocks, durably. */
-  async dropHook(hookUuid: string): Promise<void> {
-    this.usable();
-    this.state.dropHook(hookUuid);
-    await this.commit([{ t: 'dropped', hook: hookUuid }]);
-  }
-
-  /** Each idle hook's oldest pending payload, if due. */
-  async due(now: number, limit: number, busy: ReadonlySet<string>): Promise<DueDelivery[]> {
-    return this.state.due(now, limit, busy);
-  }
-
-  /** The earliest next attempt of any pending payload. */
-  async nextDueAt(): Promise<number | undefined> {
-    return this.state.nextDueAt();
-  }
-
-  /** Log an attempt and apply its outcome, durably (an unknown id is ignored: its hook is gone). */
-  async recordAttempt(id: string, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void> {
-    await this.recordAttempts([{ id, attempt, outcome }]);
-  }
-
-  /** Log attempts and apply their outcomes in order, durably, in one journal write. */
-  async recordAttempts(reports: readonly AttemptReport[]): Promise<void> {
-    this.usable();
-    const known = reports.filter(({ id, attempt, outcome }) =>
-      this.state.recordAttempt(id, attempt, outcome),
-    );
-    await this.commit(known.map(({ id, attempt, outcome }) => ({ t: 'attempt', id, attempt, outcome })));
-  }
-
-  /** Fail every pending payload of a hook, durably. */
-  async failPending(hookUuid: string, reason: string): Promise<void> {
-    this.usable();
-    const failed = this.state.failPending(hookUuid, reason);
-    await this.commit(failed > 0 ? [{ t: 'failed_pending', hook: hookUuid, reason, at: Date.now() }] : []);
-  }
-
-  /** A page of a hook's log, newest first. */
-  async list(
-    hookUuid: string,
-    options: { state?: DeliveryState; offset: number; limit: number },
-  ): Promise<DeliveryPage> {
-    return this.state.list(hookUuid, options);
-  }
-
-  /** One record of a hook's log. */
-  async get(hookUuid: string, id: string): Promise<DeliveryRecord | undefined> {
-    return this.state.get(hookUuid, id);
-  }
-
-  /** Queue a logged payload again, durably; rejects with BodyGoneError when its body is gone. */
-  async redeliver(hookUuid: string, id: string, now: number): Promise<DeliveryRecord | undefined> {
-    this.usable();
-    const result = this.state.redeliver(hookUuid, id, now);
-    await this.commit(result?.changed ? [{ t: 'redelivered', hook: hookUuid, id, now }] : []);
-    return result?.record;
-  }
-
-  /** Forget settled payloads created before `before`, then compact the journal down to what is left. */
-  async prune(before: number): Promise<number> {
-    this.usable();
-    const forgotten = this.state.prune(before);
-    await this.commit([{ t: 'pruned', before }], forgotten > 0 || this.size > this.compactedSize);
-    return forgotten;
-  }
-
-  /** Call `listener` after each enqueue that added something; returns a function that stops it. */
-  onEnqueued(listener: () => void): () => void {
-    return this.listeners.add(listener);
+  /** A prune compacts when anything was appended since the last compaction. */
+  protected override journalHasGrown(): boolean {
+    return this.size > this.compactedSize;
   }
 
   /** Finish pending writes and close the journal; the outbox refuses changes afterwards. */
@@ -180,7 +92,7 @@ export class FsOutbox implements DeliveryQueue {
     await this.handle.close();
   }
 
-  private usable(): void {
+  protected override usable(): void {
     if (this.closed) throw new Error('the outbox is closed');
     if (this.failure)
       throw new Error(`the outbox journal failed to write; reopen it to recover: ${this.failure}`);
@@ -188,7 +100,7 @@ export class FsOutbox implements DeliveryQueue {
 
   // Resolves once `entries` (and everything queued before them) is on disk; with no entries it is
   // still a barrier, so a call that changed nothing cannot overtake an earlier one's fsync.
-  private commit(entries: JournalEntry[], compact = false): Promise<void> {
+  protected override commit(entries: JournalEntry[], compact = false): Promise<void> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ framed: entries.map((e) => frameRecord(encodeEntry(e))), resolve, reject });
       if (compact) this.compactWanted = true;

@@ -1,0 +1,122 @@
+import type { DeliveryAttempt, DeliveryRecord, DeliveryState } from '../../core/delivery/delivery-record.js';
+import type {
+  AttemptOutcome,
+  AttemptReport,
+  DeliveryPage,
+  DeliveryQueue,
+  DueDelivery,
+  OutgoingPayload,
+} from '../../core/ports/delivery-queue.js';
+import { EnqueueListeners } from './enqueue-listeners.js';
+import type { JournalEntry } from './journal-entry.js';
+import type { OutboxState } from './outbox-state.js';
+
+/**
+ * The delivery port over the in-memory state machine, with every change handed to `commit` as the
+ * journal entries that would replay it. The memory outbox commits nowhere; the file outbox appends
+ * and fsyncs. Keeping the port's methods here means the two cannot drift apart in what a change does.
+ */
+export abstract class JournaledOutbox implements DeliveryQueue {
+  private readonly listeners = new EnqueueListeners();
+
+  protected constructor(protected readonly state: OutboxState) {}
+
+  /**
+   * Make `entries` durable; resolves once they (and every earlier commit) are. `compact` asks for
+   * the journal to be rewritten from the state instead of appended to.
+   */
+  protected abstract commit(entries: JournalEntry[], compact?: boolean): Promise<void>;
+
+  /** Throw when the outbox may not change any more (closed, or its journal failed). */
+  protected usable(): void {}
+
+  /** Queue payloads in order (known ids skipped); resolves once they are durable. */
+  async enqueue(payloads: OutgoingPayload[]): Promise<void> {
+    this.usable();
+    const added = this.state.enqueue(payloads);
+    await this.commit(added.map((payload): JournalEntry => ({ t: 'enqueued', payload })));
+    if (added.length > 0) this.listeners.notify();
+  }
+
+  /** Hooks and transactions sent in live applies of these blocks. */
+  async sentApplies(blockHashes: readonly string[]): Promise<Map<string, Map<string, number[]>>> {
+    return this.state.sentApplies(blockHashes);
+  }
+
+  /** Forget a hook's queue, log and sent blocks. */
+  async dropHook(hookUuid: string): Promise<void> {
+    this.usable();
+    this.state.dropHook(hookUuid);
+    await this.commit([{ t: 'dropped', hook: hookUuid }]);
+  }
+
+  /** Each idle hook's oldest pending payload, if due. */
+  async due(now: number, limit: number, busy: ReadonlySet<string>): Promise<DueDelivery[]> {
+    return this.state.due(now, limit, busy);
+  }
+
+  /** The earliest next attempt of any pending payload. */
+  async nextDueAt(): Promise<number | undefined> {
+    return this.state.nextDueAt();
+  }
+
+  /** Log an attempt and apply its outcome (an unknown id is ignored: its hook is gone). */
+  async recordAttempt(id: string, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void> {
+    await this.recordAttempts([{ id, attempt, outcome }]);
+  }
+
+  /** Log attempts and apply their outcomes in order, in one commit. */
+  async recordAttempts(reports: readonly AttemptReport[]): Promise<void> {
+    this.usable();
+    const known = reports.filter(({ id, attempt, outcome }) =>
+      this.state.recordAttempt(id, attempt, outcome),
+    );
+    await this.commit(known.map(({ id, attempt, outcome }) => ({ t: 'attempt', id, attempt, outcome })));
+  }
+
+  /** Fail every pending payload of a hook. */
+  async failPending(hookUuid: string, reason: string): Promise<void> {
+    this.usable();
+    const failed = this.state.failPending(hookUuid, reason);
+    await this.commit(failed > 0 ? [{ t: 'failed_pending', hook: hookUuid, reason, at: Date.now() }] : []);
+  }
+
+  /** A page of a hook's log, newest first. */
+  async list(
+    hookUuid: string,
+    options: { state?: DeliveryState; offset: number; limit: number },
+  ): Promise<DeliveryPage> {
+    return this.state.list(hookUuid, options);
+  }
+
+  /** One record of a hook's log. */
+  async get(hookUuid: string, id: string): Promise<DeliveryRecord | undefined> {
+    return this.state.get(hookUuid, id);
+  }
+
+  /** Queue a logged payload again, behind the hook's pending ones; rejects with BodyGoneError when its body is gone. */
+  async redeliver(hookUuid: string, id: string, now: number): Promise<DeliveryRecord | undefined> {
+    this.usable();
+    const result = this.state.redeliver(hookUuid, id, now);
+    await this.commit(result?.changed ? [{ t: 'redelivered', hook: hookUuid, id, now }] : []);
+    return result?.record;
+  }
+
+  /** Forget settled payloads created before `before`; the commit compacts when something went. */
+  async prune(before: number): Promise<number> {
+    this.usable();
+    const forgotten = this.state.prune(before);
+    await this.commit([{ t: 'pruned', before }], forgotten > 0 || this.journalHasGrown());
+    return forgotten;
+  }
+
+  /** Whether the journal holds changes since it was last rewritten (so a prune should compact it). */
+  protected journalHasGrown(): boolean {
+    return false;
+  }
+
+  /** Call `listener` after each enqueue that added something; returns a function that stops it. */
+  onEnqueued(listener: () => void): () => void {
+    return this.listeners.add(listener);
+  }
+}
