@@ -93,15 +93,14 @@ export class LowdbHookRepository implements HookRepository {
 
   /**
    * Move the live stream by `step` and store what `change` makes of the named hooks (unknown uuids
-   * are skipped), in one atomic step. The file is still written whole, but only these hooks are
-   * touched in memory.
+   * are skipped), in one atomic step that writes only the store's small live stream file.
    */
   async recordLiveStep(
     step: LiveStep,
     uuids: readonly string[],
     change: (hook: StoredHook) => StoredHook | undefined,
   ): Promise<StoredHook[]> {
-    return this.file.change((state) => {
+    return this.file.changeLive((state) => {
       const updated: StoredHook[] = [];
       for (const uuid of new Set(uuids)) {
         const current = state.hooks.get(uuid);
@@ -111,9 +110,10 @@ export class LowdbHookRepository implements HookRepository {
       }
       state.liveStream = advanceProgress(state.liveStream, step);
       for (const hook of updated) state.hooks.replace(hook, state.liveStream.evaluated);
+      const changed = step.blocks > 0 || updated.length > 0;
       return {
         result: updated.map((hook) => structuredClone(hook)),
-        changed: step.blocks > 0 || updated.length > 0,
+        hooks: changed ? updated.map((hook) => hook.uuid) : undefined,
       };
     });
   }

@@ -38,6 +38,11 @@ export class HookTable {
     return out;
   }
 
+  /** How many hooks the table holds. */
+  get size(): number {
+    return this.#byUuid.size;
+  }
+
   /** How many hooks this owner has. */
   countOf(owner: string): number {
     return this.#byOwner.get(owner)?.length ?? 0;

@@ -16,6 +16,8 @@ export type StoreDocument = {
   live_stream?: LiveProgress;
   /** The stream position each hook was stored at, where it is not 0. */
   live_bases?: { [uuid: string]: number };
+  /** The number of the last live step this file holds (the side file may hold later ones). */
+  live_seq?: number;
   keys: ApiKeyRecord[];
   consumer_secrets: { [owner: string]: string };
 };
@@ -33,13 +35,14 @@ export function emptyDocument(): StoreDocument {
   return { version: 1, hooks: [], keys: [], consumer_secrets: {} };
 }
 
-/** The document to write for this state. */
-export function toStoreDocument(state: StoreState): StoreDocument {
+/** The document to write for this state, which holds every live step up to `liveSeq`. */
+export function toStoreDocument(state: StoreState, liveSeq: number): StoreDocument {
   return {
     version: 1,
     hooks: [...state.hooks.all()],
     live_stream: state.liveStream,
     live_bases: state.hooks.bases(),
+    live_seq: liveSeq,
     keys: [...state.keys.all()],
     consumer_secrets: Object.fromEntries(state.consumerSecrets),
   };
@@ -67,7 +70,10 @@ export function toStoreState(document: unknown, file: string): StoreState {
       throw refuse(`hooks[${index}] (${hook.uuid}) lacks created_at_ms, definition or status`);
     }
   });
-  if (stream !== undefined && !isProgress(stream))
+  if (document.live_seq !== undefined && !Number.isSafeInteger(document.live_seq)) {
+    throw refuse('"live_seq" is not an integer');
+  }
+  if (stream !== undefined && !isLiveProgress(stream))
     throw refuse('"live_stream" is not a live stream progress');
   if (!isObject(bases) || Object.values(bases).some((base) => !Number.isSafeInteger(base))) {
     throw refuse('"live_bases" is not an object of integer positions');
@@ -93,7 +99,8 @@ export function toStoreState(document: unknown, file: string): StoreState {
   }
 }
 
-function isProgress(value: unknown): boolean {
+/** Whether a value read from a file is a live stream progress. */
+export function isLiveProgress(value: unknown): value is LiveProgress {
   if (!isObject(value) || !Number.isSafeInteger(value.evaluated)) return false;
   const nullOrInteger = (field: unknown) => field === null || Number.isSafeInteger(field);
   return nullOrInteger(value.last_height) && nullOrInteger(value.last_at);
