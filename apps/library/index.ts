@@ -44,9 +44,8 @@ export {
   advanceProgress,
   rebase,
   withLiveProgress,
-  type LiveProgress,
-  type LiveStep,
 } from '../../core/hooks/live-progress.js';
+export type { LiveProgress, LiveStep } from '../../core/hooks/live-progress.js';
 export { ACCOUNT_STORE, type AccountStore } from '../../core/ports/account-store.js';
 export { BLOCK_STORE, type BlockStore } from '../../core/ports/block-store.js';
 export { CLOCK, type Clock } from '../../core/ports/clock.js';
