@@ -7,21 +7,40 @@ export function compareHooks(a: StoredHook, b: StoredHook): number {
 }
 
 /**
- * The hooks held in memory, indexed by uuid and by owner so `get` is O(1) and a page is a slice.
+ * The hooks held in memory, indexed by uuid and by owner so `get` is O(1) and a page is a slice, each
+ * with the live stream position it was stored at (its counters are exact as of that position).
  * It stores whatever objects it is given: callers copy on the way in and out.
  */
 export class HookTable {
   readonly #byUuid = new Map<string, StoredHook>();
+  readonly #bases = new Map<string, number>();
   /** Each owner's hooks in listing order. */
   readonly #byOwner = new Map<string, StoredHook[]>();
 
-  constructor(hooks: Iterable<StoredHook> = []) {
-    for (const hook of hooks) this.add(hook);
+  constructor(hooks: Iterable<StoredHook> = [], bases: { [uuid: string]: number } = {}) {
+    for (const hook of hooks) this.add(hook, bases[hook.uuid] ?? 0);
   }
 
   /** The hook with this uuid, whoever owns it. */
   get(uuid: string): StoredHook | undefined {
     return this.#byUuid.get(uuid);
+  }
+
+  /** The live stream position a hook was stored at; 0 for an unknown uuid. */
+  baseOf(uuid: string): number {
+    return this.#bases.get(uuid) ?? 0;
+  }
+
+  /** Every hook's stream position, for the document; hooks stored at 0 are left out. */
+  bases(): { [uuid: string]: number } {
+    const out: { [uuid: string]: number } = {};
+    for (const [uuid, base] of this.#bases) if (base !== 0) out[uuid] = base;
+    return out;
+  }
+
+  /** How many hooks the table holds. */
+  get size(): number {
+    return this.#byUuid.size;
   }
 
   /** How many hooks this owner has. */
@@ -39,10 +58,11 @@ export class HookTable {
     return this.#byUuid.values();
   }
 
-  /** Add a hook whose uuid is not in the table yet. */
-  add(hook: StoredHook): void {
+  /** Add a hook whose uuid is not in the table yet, stored at stream position `base`. */
+  add(hook: StoredHook, base: number): void {
     if (this.#byUuid.has(hook.uuid)) throw new Error(`hook ${hook.uuid} is already stored`);
     this.#byUuid.set(hook.uuid, hook);
+    this.#bases.set(hook.uuid, base);
     let list = this.#byOwner.get(hook.owner);
     if (!list) {
       list = [];
@@ -52,13 +72,14 @@ export class HookTable {
     list.splice(this.#slot(list, hook), 0, hook);
   }
 
-  /** Swap in a new version of a stored hook; its uuid, owner and creation time must be the same. */
-  replace(hook: StoredHook): void {
+  /** Swap in a new version of a stored hook, stored at `base`; its uuid, owner and creation time must be the same. */
+  replace(hook: StoredHook, base: number): void {
     const old = this.#byUuid.get(hook.uuid);
     if (!old) throw new Error(`hook ${hook.uuid} is not stored`);
     const list = this.#byOwner.get(old.owner)!;
     list[this.#indexOf(list, old)] = hook;
     this.#byUuid.set(hook.uuid, hook);
+    this.#bases.set(hook.uuid, base);
   }
 
   /** Remove a hook; false when the uuid is unknown. */
@@ -66,6 +87,7 @@ export class HookTable {
     const hook = this.#byUuid.get(uuid);
     if (!hook) return false;
     this.#byUuid.delete(uuid);
+    this.#bases.delete(uuid);
     const list = this.#byOwner.get(hook.owner)!;
     list.splice(this.#indexOf(list, hook), 1);
     if (list.length === 0) this.#byOwner.delete(hook.owner);

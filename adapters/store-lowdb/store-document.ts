@@ -1,12 +1,23 @@
 import type { ApiKeyRecord } from '../../core/accounts/api-key.js';
+import { LIVE_STREAM_START, type LiveProgress } from '../../core/hooks/live-progress.js';
 import type { StoredHook } from '../../core/hooks/record.js';
 import { HookTable } from './hook-table.js';
 import { KeyTable } from './key-table.js';
 
-/** The JSON file's shape; `version` lets a later release migrate an older file instead of misreading it. */
+/**
+ * The JSON file's shape; `version` lets a later release migrate an older file instead of misreading it.
+ * The live stream fields came later and are optional: a file without them has evaluated nothing live
+ * since, with every hook's counters exact as stored.
+ */
 export type StoreDocument = {
   version: 1;
   hooks: StoredHook[];
+  /** The live stream's progress. */
+  live_stream?: LiveProgress;
+  /** The stream position each hook was stored at, where it is not 0. */
+  live_bases?: { [uuid: string]: number };
+  /** The number of the last live step this file holds (the side file may hold later ones). */
+  live_seq?: number;
   keys: ApiKeyRecord[];
   consumer_secrets: { [owner: string]: string };
 };
@@ -14,6 +25,7 @@ export type StoreDocument = {
 /** What the stores work on between writes: the document's contents, indexed. */
 export type StoreState = {
   hooks: HookTable;
+  liveStream: LiveProgress;
   keys: KeyTable;
   consumerSecrets: Map<string, string>;
 };
@@ -23,11 +35,14 @@ export function emptyDocument(): StoreDocument {
   return { version: 1, hooks: [], keys: [], consumer_secrets: {} };
 }
 
-/** The document to write for this state. */
-export function toStoreDocument(state: StoreState): StoreDocument {
+/** The document to write for this state, which holds every live step up to `liveSeq`. */
+export function toStoreDocument(state: StoreState, liveSeq: number): StoreDocument {
   return {
     version: 1,
     hooks: [...state.hooks.all()],
+    live_stream: state.liveStream,
+    live_bases: state.hooks.bases(),
+    live_seq: liveSeq,
     keys: [...state.keys.all()],
     consumer_secrets: Object.fromEntries(state.consumerSecrets),
   };
@@ -42,7 +57,7 @@ export function toStoreState(document: unknown, file: string): StoreState {
     new Error(`the store file ${file} is not a stackhooks store (${problem}); it was left untouched`);
   if (!isObject(document)) throw refuse('the top level is not an object');
   if (document.version !== 1) throw refuse(`unsupported version ${JSON.stringify(document.version)}`);
-  const { hooks, keys, consumer_secrets: secrets } = document;
+  const { hooks, keys, consumer_secrets: secrets, live_stream: stream, live_bases: bases = {} } = document;
   if (!Array.isArray(hooks)) throw refuse('"hooks" is not an array');
   if (!Array.isArray(keys)) throw refuse('"keys" is not an array');
   if (!isObject(secrets)) throw refuse('"consumer_secrets" is not an object');
@@ -55,6 +70,14 @@ export function toStoreState(document: unknown, file: string): StoreState {
       throw refuse(`hooks[${index}] (${hook.uuid}) lacks created_at_ms, definition or status`);
     }
   });
+  if (document.live_seq !== undefined && !Number.isSafeInteger(document.live_seq)) {
+    throw refuse('"live_seq" is not an integer');
+  }
+  if (stream !== undefined && !isLiveProgress(stream))
+    throw refuse('"live_stream" is not a live stream progress');
+  if (!isObject(bases) || Object.values(bases).some((base) => !Number.isSafeInteger(base))) {
+    throw refuse('"live_bases" is not an object of integer positions');
+  }
   keys.forEach((key: unknown, index) => {
     if (!isObject(key) || typeof key.id !== 'string' || typeof key.hash !== 'string') {
       throw refuse(`keys[${index}] has no string id and hash`);
@@ -66,13 +89,21 @@ export function toStoreState(document: unknown, file: string): StoreState {
 
   try {
     return {
-      hooks: new HookTable(hooks as StoredHook[]),
+      hooks: new HookTable(hooks as StoredHook[], bases as Record<string, number>),
+      liveStream: (stream as LiveProgress | undefined) ?? LIVE_STREAM_START,
       keys: new KeyTable(keys as ApiKeyRecord[]),
       consumerSecrets: new Map(Object.entries(secrets as Record<string, string>)),
     };
   } catch (err) {
     throw refuse((err as Error).message);
   }
+}
+
+/** Whether a value read from a file is a live stream progress. */
+export function isLiveProgress(value: unknown): value is LiveProgress {
+  if (!isObject(value) || !Number.isSafeInteger(value.evaluated)) return false;
+  const nullOrInteger = (field: unknown) => field === null || Number.isSafeInteger(field);
+  return nullOrInteger(value.last_height) && nullOrInteger(value.last_at);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

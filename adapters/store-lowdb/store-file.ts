@@ -2,6 +2,9 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
+import { CoalescedWrites } from './coalesced-writes.js';
+import type { LiveJournal } from './live-journal.js';
+import { LIVE_JOURNAL_FILE_NAME, replayJournal, type LiveJournalDocument } from './live-journal.js';
 import { emptyDocument, toStoreDocument, toStoreState } from './store-document.js';
 import type { StoreDocument, StoreState } from './store-document.js';
 
@@ -14,58 +17,73 @@ export const STORE_FILE = Symbol.for('stackhooks.lowdb.StoreFile');
 /** What a change reports: its result for the caller, and whether it touched the state (else no write). */
 export type ChangeOutcome<T> = { result: T; changed: boolean };
 
+/** What a live step reports: its result, and the hooks it wrote (undefined when it changed nothing). */
+export type LiveChangeOutcome<T> = { result: T; hooks: readonly string[] | undefined };
+
+/** Hooks the side file may hold before a main-file write takes them in: at least this many... */
+const JOURNAL_MIN_FOLD = 1_000;
+/** ...or this share of all hooks, so folding costs a bounded fraction of a block's work. */
+const JOURNAL_FOLD_SHARE = 1 / 8;
+
 /**
- * The one JSON file that the lowdb hook repository and account store share. Changes are applied to
- * the in-memory state synchronously, so no two can interleave, and a change's promise settles once
- * a file write that contains it has finished. Writes never overlap: changes that arrive while one is
- * in flight are all carried by the next single write.
+ * The one JSON file that the lowdb hook repository and account store share, plus a small side file
+ * for the live stream. Changes are applied to the in-memory state synchronously, so no two can
+ * interleave, and a change's promise settles once a file write that contains it has finished.
+ * Writes of a file never overlap: changes that arrive while one is in flight are all carried by the
+ * next single write. Live steps write only the side file (the progress and the hooks they changed),
+ * so a block does not rewrite every hook; the main file takes them in when it is next written, or
+ * when the side file has grown (`JOURNAL_FOLD_SHARE`).
  */
 export class StoreFile {
-  readonly #low: Low<StoreDocument>;
-  /** The write that will carry every change applied since the last write began. */
-  #queued: Promise<void> | undefined;
-  /** The file write in flight. */
-  #writing: Promise<void> | undefined;
-  /** The state holds changes that no finished or started write carries. */
-  #dirty = false;
+  readonly #main: CoalescedWrites;
+  readonly #side: CoalescedWrites;
+  readonly #journal: LiveJournal;
   #closed = false;
-  #writes = 0;
 
   private constructor(
     /** The file's path, for messages. */
     readonly path: string,
-    /** The live state; only `change` callbacks may modify it. */
+    /** The live state; only `change` and `changeLive` callbacks may modify it. */
     readonly state: StoreState,
     low: Low<StoreDocument>,
+    side: Low<LiveJournalDocument | null>,
+    sidePath: string,
+    journal: LiveJournal,
   ) {
-    this.#low = low;
+    this.#journal = journal;
+    this.#main = new CoalescedWrites(() => {
+      const seq = journal.seq;
+      low.data = toStoreDocument(state, seq);
+      // lowdb's DataFile writes through steno: a temp file renamed over the old, so a crash at any
+      // moment leaves either the previous or this complete file.
+      return low.write().then(() => journal.settle(seq));
+    }, path);
+    this.#side = new CoalescedWrites(() => {
+      side.data = journal.toDocument(state);
+      return side.write();
+    }, sidePath);
   }
 
-  /** How many file writes have finished; far fewer than changes when writes coalesce. */
+  /** How many main-file writes have finished; far fewer than changes when writes coalesce. */
   get writes(): number {
-    return this.#writes;
+    return this.#main.writes;
   }
 
-  /** Open (creating the folder, not the file) `{dataDir}/stackhooks.json`; a missing file is an empty store. */
+  /** Open (creating the folder, not the files) `{dataDir}/stackhooks.json`; a missing file is an empty store. */
   static async open(dataDir: string): Promise<StoreFile> {
     await mkdir(dataDir, { recursive: true });
     const path = join(dataDir, STORE_FILE_NAME);
-    // Compact JSON: pretty-printing doubled the time each write blocks the event loop.
-    const adapter = new DataFile<StoreDocument>(path, {
-      parse: (text) => JSON.parse(text) as StoreDocument,
-      stringify: (data) => JSON.stringify(data),
-    });
-    const low = new Low<StoreDocument>(adapter, emptyDocument());
-    try {
-      await low.read();
-    } catch (err) {
-      throw new Error(
-        `cannot read the store file ${path}: ${(err as Error).message}; it was left untouched: ` +
-          'repair it or move it away to start with an empty store',
-        { cause: err },
-      );
-    }
-    return new StoreFile(path, toStoreState(low.data, path), low);
+    const low = new Low<StoreDocument>(compactJsonFile<StoreDocument>(path), emptyDocument());
+    await readOrRefuse(low, path);
+    const state = toStoreState(low.data, path);
+    const sidePath = join(dataDir, LIVE_JOURNAL_FILE_NAME);
+    const side = new Low<LiveJournalDocument | null>(
+      compactJsonFile<LiveJournalDocument | null>(sidePath),
+      null,
+    );
+    await readOrRefuse(side, sidePath);
+    const journal = replayJournal(state, low.data.live_seq ?? 0, side.data, sidePath);
+    return new StoreFile(path, state, low, side, sidePath, journal);
   }
 
   /**
@@ -75,18 +93,32 @@ export class StoreFile {
   async change<T>(apply: (state: StoreState) => ChangeOutcome<T>): Promise<T> {
     if (this.#closed) throw new Error(`the store ${this.path} is closed`);
     const { result, changed } = apply(this.state);
-    if (changed) {
-      this.#dirty = true;
-      await this.#persist();
+    if (changed) await this.#main.persist();
+    return result;
+  }
+
+  /**
+   * A live step: like `change`, but on disk once the side file holds the progress and the hooks
+   * `apply` names as written; the main file takes them in later.
+   */
+  async changeLive<T>(apply: (state: StoreState) => LiveChangeOutcome<T>): Promise<T> {
+    if (this.#closed) throw new Error(`the store ${this.path} is closed`);
+    const { result, hooks } = apply(this.state);
+    if (hooks === undefined) return result;
+    this.#journal.record(hooks);
+    if (this.#journal.size > Math.max(JOURNAL_MIN_FOLD, this.state.hooks.size * JOURNAL_FOLD_SHARE)) {
+      // Not awaited: the side file is what makes this step durable. A failed fold stays pending and
+      // surfaces at the next change or flush.
+      this.#main.persist().catch(() => undefined);
     }
+    await this.#side.persist();
     return result;
   }
 
   /** Resolve once every change applied so far is on disk; rejects when a write fails. */
   async flush(): Promise<void> {
-    while (this.#dirty || this.#queued || this.#writing) {
-      await (this.#queued ?? this.#writing ?? this.#persist());
-    }
+    await this.#side.flush();
+    await this.#main.flush();
   }
 
   /** Flush, then refuse every later change. Reads keep working on the last state. */
@@ -94,32 +126,26 @@ export class StoreFile {
     this.#closed = true;
     await this.flush();
   }
+}
 
-  #persist(): Promise<void> {
-    this.#queued ??= this.#writeAfterCurrent();
-    return this.#queued;
-  }
+/** A lowdb file adapter that reads and writes compact JSON. */
+function compactJsonFile<T>(path: string): DataFile<T> {
+  // Compact JSON: pretty-printing doubled the time each write blocks the event loop.
+  return new DataFile<T>(path, {
+    parse: (text) => JSON.parse(text) as T,
+    stringify: (data) => JSON.stringify(data),
+  });
+}
 
-  async #writeAfterCurrent(): Promise<void> {
-    // Waiting for the write in flight is what coalesces: every change applied meanwhile rides along.
-    // The await also runs when nothing is in flight, so changes made in the same tick share a write.
-    await this.#writing?.catch(() => undefined);
-    this.#queued = undefined;
-    this.#dirty = false;
-    this.#low.data = toStoreDocument(this.state);
-    // lowdb's DataFile writes through steno: a temp file renamed over the old, so a crash at any
-    // moment leaves either the previous or this complete file.
-    const writing = this.#low.write();
-    this.#writing = writing;
-    try {
-      await writing;
-      this.#writes++;
-    } catch (err) {
-      // The state still holds these changes; the next write (or flush) tries again.
-      this.#dirty = true;
-      throw new Error(`cannot write the store file ${this.path}: ${(err as Error).message}`, { cause: err });
-    } finally {
-      if (this.#writing === writing) this.#writing = undefined;
-    }
+/** Read a file into `low`, refusing (and leaving untouched) one that cannot be read. */
+async function readOrRefuse<T>(low: Low<T>, path: string): Promise<void> {
+  try {
+    await low.read();
+  } catch (err) {
+    throw new Error(
+      `cannot read the store file ${path}: ${(err as Error).message}; it was left untouched: ` +
+        'repair it or move it away to start with an empty store',
+      { cause: err },
+    );
   }
 }

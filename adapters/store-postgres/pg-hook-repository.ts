@@ -1,4 +1,11 @@
 import type pg from 'pg';
+import {
+  advanceProgress,
+  rebase,
+  withLiveProgress,
+  type LiveProgress,
+  type LiveStep,
+} from '../../core/hooks/live-progress.js';
 import type { StoredHook } from '../../core/hooks/record.js';
 import type { HookPage, HookRepository, HookSelection } from '../../core/ports/hook-repository.js';
 import type { Database } from './database.js';
@@ -6,26 +13,39 @@ import type { Database } from './database.js';
 /** Any fixed number, apart from migrate's: the first key of the per-owner insert lock. */
 const OWNER_LOCK = 7_406_101;
 
-/** The columns a StoredHook is rebuilt from, in listing order when ordered by. */
+/** The columns a StoredHook is stored in. */
 const HOOK_COLUMNS = 'uuid, owner, created_at_ms, definition, status';
+/**
+ * What every read selects: the hook row and the live stream's progress beside it, read in one
+ * statement so the counters shown are derived from one snapshot of both.
+ */
+const READ_COLUMNS = `${HOOK_COLUMNS}, live_base, evaluated, last_height, last_at`;
+const HOOKS_WITH_PROGRESS = 'hooks CROSS JOIN live_stream';
+/** Row locks of a read-modify-write: the hook rows only, never the progress row the live step moves. */
+const LOCK_HOOKS = 'FOR UPDATE OF hooks';
 /**
  * Every locking read orders by this one total order, so two bulk changes that overlap take their
  * row locks in the same order and cannot deadlock.
  */
 const LISTING_ORDER = 'ORDER BY created_at_ms, uuid';
 
-type HookRow = {
+/** The live stream's row; bigint columns arrive as strings. */
+type ProgressRow = { evaluated: string; last_height: string | null; last_at: string | null };
+
+type HookRow = ProgressRow & {
   uuid: string;
   owner: string;
   created_at_ms: string;
   definition: StoredHook['definition'];
   status: StoredHook['status'];
+  live_base: string;
 };
 
 /**
  * Hooks in Postgres. Changes are read-modify-write transactions that lock the rows first
  * (`SELECT … FOR UPDATE`), so concurrent changes from any number of processes each see the latest
- * version. Every hook handed out is parsed from its row, so no caller shares an object with another.
+ * version. Every hook handed out is parsed from its row, so no caller shares an object with another,
+ * and shows its counters as of the live stream's progress (`withLiveProgress`), in every process.
  */
 export class PgHookRepository implements HookRepository {
   constructor(private readonly db: Database) {}
@@ -44,13 +64,17 @@ export class PgHookRepository implements HookRepository {
         [hook.owner],
       );
       if (rows[0].count >= maxPerOwner) return false;
-      await client.query(`INSERT INTO hooks (${HOOK_COLUMNS}) VALUES ($1, $2, $3, $4, $5)`, [
-        hook.uuid,
-        hook.owner,
-        hook.created_at_ms,
-        JSON.stringify(hook.definition),
-        JSON.stringify(hook.status),
-      ]);
+      await client.query(
+        `INSERT INTO hooks (${HOOK_COLUMNS}, live_base)
+         VALUES ($1, $2, $3, $4, $5, (SELECT evaluated FROM live_stream))`,
+        [
+          hook.uuid,
+          hook.owner,
+          hook.created_at_ms,
+          JSON.stringify(hook.definition),
+          JSON.stringify(hook.status),
+        ],
+      );
       return true;
     });
   }
@@ -58,7 +82,7 @@ export class PgHookRepository implements HookRepository {
   /** One owner's hook, or undefined. */
   async get(owner: string, uuid: string): Promise<StoredHook | undefined> {
     const { rows } = await this.db.pool.query<HookRow>(
-      `SELECT ${HOOK_COLUMNS} FROM hooks WHERE uuid = $1 AND owner = $2`,
+      `SELECT ${READ_COLUMNS} FROM ${HOOKS_WITH_PROGRESS} WHERE uuid = $1 AND owner = $2`,
       [uuid, owner],
     );
     return rows.length === 0 ? undefined : toHook(rows[0]);
@@ -66,9 +90,10 @@ export class PgHookRepository implements HookRepository {
 
   /** A hook whoever owns it, for a process told by the change feed that it changed; undefined when gone. */
   async getByUuid(uuid: string): Promise<StoredHook | undefined> {
-    const { rows } = await this.db.pool.query<HookRow>(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE uuid = $1`, [
-      uuid,
-    ]);
+    const { rows } = await this.db.pool.query<HookRow>(
+      `SELECT ${READ_COLUMNS} FROM ${HOOKS_WITH_PROGRESS} WHERE uuid = $1`,
+      [uuid],
+    );
     return rows.length === 0 ? undefined : toHook(rows[0]);
   }
 
@@ -78,7 +103,7 @@ export class PgHookRepository implements HookRepository {
     const { rows } = await this.db.pool.query<HookRow>({
       // Named: a worker runs it for every batch it sends, so each connection plans it once.
       name: 'stackhooks_hooks_by_uuids',
-      text: `SELECT ${HOOK_COLUMNS} FROM hooks WHERE uuid = ANY($1::text[])`,
+      text: `SELECT ${READ_COLUMNS} FROM ${HOOKS_WITH_PROGRESS} WHERE uuid = ANY($1::text[])`,
       values: [[...new Set(uuids)]],
     });
     return rows.map(toHook);
@@ -88,7 +113,7 @@ export class PgHookRepository implements HookRepository {
   async list(owner: string, offset: number, limit: number): Promise<HookPage> {
     // The window count is taken before OFFSET/LIMIT, so a non-empty page carries the total itself.
     const { rows } = await this.db.pool.query<HookRow & { total: number }>(
-      `SELECT ${HOOK_COLUMNS}, count(*) OVER ()::int AS total FROM hooks WHERE owner = $1
+      `SELECT ${READ_COLUMNS}, count(*) OVER ()::int AS total FROM ${HOOKS_WITH_PROGRESS} WHERE owner = $1
        ${LISTING_ORDER} OFFSET $2 LIMIT $3`,
       [owner, Math.max(0, offset), Math.max(0, limit)],
     );
@@ -108,11 +133,11 @@ export class PgHookRepository implements HookRepository {
   ): Promise<StoredHook | undefined> {
     return this.db.transaction(async (client) => {
       const { rows } = await client.query<HookRow>(
-        `SELECT ${HOOK_COLUMNS} FROM hooks WHERE uuid = $1 AND owner = $2 FOR UPDATE`,
+        `SELECT ${READ_COLUMNS} FROM ${HOOKS_WITH_PROGRESS} WHERE uuid = $1 AND owner = $2 ${LOCK_HOOKS}`,
         [uuid, owner],
       );
       if (rows.length === 0) return undefined;
-      const [updated] = await writeChanges(client, rows, change);
+      const [updated] = await writeChanges(client, rows, change, rebasedOf);
       return updated;
     });
   }
@@ -123,33 +148,64 @@ export class PgHookRepository implements HookRepository {
     change: (hook: StoredHook) => StoredHook | undefined,
   ): Promise<StoredHook[]> {
     const { owner, uuids, webhook_url: url, statuses } = selection;
-    // A null parameter leaves its criterion out; an empty list matches nothing, as it should.
+    // A null parameter leaves its criterion out; an empty list matches nothing, as it should. The
+    // status is matched as the hook is shown (a live hook's stored `new` may read `streaming`), so after
+    // the rows are read: the owner's other rows stay locked until the end of this short transaction.
     return this.db.transaction(async (client) => {
       const { rows } = await client.query<HookRow>(
-        `SELECT ${HOOK_COLUMNS} FROM hooks
+        `SELECT ${READ_COLUMNS} FROM ${HOOKS_WITH_PROGRESS}
          WHERE owner = $1
            AND ($2::text[] IS NULL OR uuid = ANY ($2))
            AND ($3::text IS NULL OR webhook_url = $3)
-           AND ($4::text[] IS NULL OR status_value = ANY ($4))
-         ${LISTING_ORDER} FOR UPDATE`,
-        [owner, uuids ?? null, url ?? null, statuses ?? null],
+         ${LISTING_ORDER} ${LOCK_HOOKS}`,
+        [owner, uuids ?? null, url ?? null],
       );
-      return writeChanges(client, rows, change);
+      const selected =
+        statuses === undefined ? rows : rows.filter((row) => statuses.includes(toHook(row).status.status));
+      return writeChanges(client, selected, change, rebasedOf);
     });
   }
 
-  /** Apply `change` to the hooks with these uuids, any owner's, in one transaction; skips unknown ones. */
-  async updateByUuids(
+  /** How far the live stream has come. */
+  async liveProgress(): Promise<LiveProgress> {
+    const { rows } = await this.db.pool.query<ProgressRow>(
+      'SELECT evaluated, last_height, last_at FROM live_stream',
+    );
+    return progressOf(rows[0]);
+  }
+
+  /**
+   * Move the live stream by `step` and store what `change` makes of the named hooks (any owner's;
+   * unknown ones are skipped), in one transaction: the progress row, then those hook rows only.
+   */
+  async recordLiveStep(
+    step: LiveStep,
     uuids: readonly string[],
     change: (hook: StoredHook) => StoredHook | undefined,
   ): Promise<StoredHook[]> {
-    if (uuids.length === 0) return [];
     return this.db.transaction(async (client) => {
-      const { rows } = await client.query<HookRow>(
-        `SELECT ${HOOK_COLUMNS} FROM hooks WHERE uuid = ANY ($1) ${LISTING_ORDER} FOR UPDATE`,
-        [[...new Set(uuids)]],
+      // Locked first, so the hooks below are read as of the progress before this step.
+      const { rows: progress } = await client.query<ProgressRow>(
+        'SELECT evaluated, last_height, last_at FROM live_stream FOR UPDATE',
       );
-      return writeChanges(client, rows, change);
+      const after = advanceProgress(progressOf(progress[0]), step);
+      let updated: StoredHook[] = [];
+      if (uuids.length > 0) {
+        const { rows } = await client.query<HookRow>(
+          `SELECT ${READ_COLUMNS} FROM ${HOOKS_WITH_PROGRESS} WHERE uuid = ANY ($1)
+           ${LISTING_ORDER} ${LOCK_HOOKS}`,
+          [[...new Set(uuids)]],
+        );
+        updated = await writeChanges(client, rows, change, () => after.evaluated);
+      }
+      if (step.blocks > 0) {
+        await client.query('UPDATE live_stream SET evaluated = $1, last_height = $2, last_at = $3', [
+          after.evaluated,
+          after.last_height,
+          after.last_at,
+        ]);
+      }
+      return updated;
     });
   }
 
@@ -164,36 +220,64 @@ export class PgHookRepository implements HookRepository {
 
   /** Every hook of every owner, oldest first. */
   async listAll(): Promise<StoredHook[]> {
-    const { rows } = await this.db.pool.query<HookRow>(`SELECT ${HOOK_COLUMNS} FROM hooks ${LISTING_ORDER}`);
+    const { rows } = await this.db.pool.query<HookRow>(
+      `SELECT ${READ_COLUMNS} FROM ${HOOKS_WITH_PROGRESS} ${LISTING_ORDER}`,
+    );
     return rows.map(toHook);
   }
 }
 
 /**
- * Run `change` on each locked row and write back the hooks it returns, in one statement. Every
- * change is computed before anything is written, so a throw part-way (which rolls the transaction
- * back anyway) never leaves a partial batch. Returns the hooks as stored.
+ * Run `change` on each locked row (as `toHook` shows it) and write back the hooks it returns, each at
+ * stream position `baseOf(row)`, in one statement. Every change is computed before anything is
+ * written, so a throw part-way (which rolls the transaction back anyway) never leaves a partial
+ * batch. Returns the hooks as stored.
  */
 async function writeChanges(
   client: pg.PoolClient,
   rows: HookRow[],
   change: (hook: StoredHook) => StoredHook | undefined,
+  baseOf: (row: HookRow) => number,
 ): Promise<StoredHook[]> {
-  const updated: StoredHook[] = [];
+  const updated: { hook: StoredHook; live_base: number }[] = [];
   for (const row of rows) {
     // Identity is read from the row, not the object the change gets: a change may edit its argument.
     const identity = { uuid: row.uuid, owner: row.owner, created_at_ms: Number(row.created_at_ms) };
     const next = change(toHook(row));
-    if (next !== undefined) updated.push(asStored(identity, next));
+    if (next !== undefined) updated.push({ hook: asStored(identity, next), live_base: baseOf(row) });
   }
   if (updated.length === 0) return [];
   await client.query(
-    `UPDATE hooks SET definition = changed.definition, status = changed.status
-     FROM jsonb_to_recordset($1::jsonb) AS changed (uuid text, definition jsonb, status jsonb)
+    `UPDATE hooks SET definition = changed.definition, status = changed.status, live_base = changed.live_base
+     FROM jsonb_to_recordset($1::jsonb) AS changed (uuid text, definition jsonb, status jsonb, live_base bigint)
      WHERE hooks.uuid = changed.uuid`,
-    [JSON.stringify(updated.map(({ uuid, definition, status }) => ({ uuid, definition, status })))],
+    [
+      JSON.stringify(
+        updated.map(({ hook: { uuid, definition, status }, live_base }) => ({
+          uuid,
+          definition,
+          status,
+          live_base,
+        })),
+      ),
+    ],
   );
-  return updated;
+  return updated.map(({ hook }) => hook);
+}
+
+/** The stream position a change made from `toHook(row)` is exact at. */
+function rebasedOf(row: HookRow): number {
+  return rebase(Number(row.live_base), progressOf(row));
+}
+
+/** The live stream's progress from its row (or the same columns of a hook read beside it). */
+function progressOf(row: ProgressRow): LiveProgress {
+  return {
+    // Positions and heights stay far inside the safe integer range.
+    evaluated: Number(row.evaluated),
+    last_height: row.last_height === null ? null : Number(row.last_height),
+    last_at: row.last_at === null ? null : Number(row.last_at),
+  };
 }
 
 /** The change's result as the table will hold it; refused when it moved the hook's identity or order. */
@@ -210,9 +294,12 @@ function asStored(
   return JSON.parse(JSON.stringify(next)) as StoredHook;
 }
 
-/** A hook rebuilt from its row; pg parses jsonb afresh for every row, so the objects are the caller's. */
+/**
+ * A hook rebuilt from its row, its counters as of the progress read beside it; pg parses jsonb afresh
+ * for every row, so the objects are the caller's.
+ */
 function toHook(row: HookRow): StoredHook {
-  return {
+  const stored: StoredHook = {
     uuid: row.uuid,
     owner: row.owner,
     // bigint arrives as a string; creation times in milliseconds are far inside the safe integer range.
@@ -220,4 +307,5 @@ function toHook(row: HookRow): StoredHook {
     definition: row.definition,
     status: row.status,
   };
+  return withLiveProgress(stored, Number(row.live_base), progressOf(row));
 }

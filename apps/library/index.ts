@@ -38,6 +38,14 @@ export {
   type HookSelection,
   type HookPage,
 } from '../../core/ports/hook-repository.js';
+// What a HookRepository of your own needs to keep the live stream's counters as the stores do.
+export {
+  LIVE_STREAM_START,
+  advanceProgress,
+  rebase,
+  withLiveProgress,
+} from '../../core/hooks/live-progress.js';
+export type { LiveProgress, LiveStep } from '../../core/hooks/live-progress.js';
 export { ACCOUNT_STORE, type AccountStore } from '../../core/ports/account-store.js';
 export { BLOCK_STORE, type BlockStore } from '../../core/ports/block-store.js';
 export { CLOCK, type Clock } from '../../core/ports/clock.js';

@@ -1,3 +1,4 @@
+import type { LiveProgress, LiveStep } from '../hooks/live-progress.js';
 import type { HookStatusValue, StoredHook } from '../hooks/record.js';
 
 /** Which of an owner's hooks a bulk change touches; the given fields combine with AND. */
@@ -14,6 +15,11 @@ export type HookPage = { total: number; results: StoredHook[] };
 /**
  * Where hooks live. Every change is a read-modify-write that the store runs atomically against the
  * latest version, so concurrent requests never lose an update; a change function may throw to abort.
+ *
+ * The store also keeps the live stream's progress. A live hook's evaluation counters are not written
+ * per block: the store keeps the stream position each hook was last written at, and every hook it
+ * hands out (reads and change arguments alike) shows its counters as of the progress now
+ * (`withLiveProgress`); whatever is written back is exact as of that progress and rebased on it.
  */
 export interface HookRepository {
   /** Store a new hook unless its owner already has `maxPerOwner` hooks; false when at the limit. */
@@ -37,13 +43,16 @@ export interface HookRepository {
     selection: HookSelection,
     change: (hook: StoredHook) => StoredHook | undefined,
   ): Promise<StoredHook[]>;
+  /** How far the live stream has come. */
+  liveProgress(): Promise<LiveProgress>;
   /**
-   * Apply `change` to the hooks with these uuids, whoever owns them, in one atomic step (the live
-   * stream counts evaluations for every enabled hook at once); returns the changed hooks. The hot
-   * path of every block: `change` must not modify its argument, and the hooks returned are read-only
-   * (a store may hand out its own objects).
+   * One live step in one atomic step: the progress moves by `step`, and `change` gets each hook with
+   * these uuids that exists, whoever owns it, as of the progress before the step, and returns it as it
+   * stands after the step's blocks (or undefined to leave it). Returns the hooks written. Only the
+   * hooks that change state are named (payloads, limits), so a block costs what its matches cost.
    */
-  updateByUuids(
+  recordLiveStep(
+    step: LiveStep,
     uuids: readonly string[],
     change: (hook: StoredHook) => StoredHook | undefined,
   ): Promise<StoredHook[]>;

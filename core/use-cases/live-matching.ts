@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { inject, injectable } from 'inversify';
-import type { NormalizedBlock } from '../chain/block.js';
-import { recordEvaluation, recordOccurrence } from '../hooks/lifecycle.js';
+import { ExpirySchedule } from '../hooks/expiry-schedule.js';
+import { recordEvaluation, recordOccurrence, toUnixSeconds } from '../hooks/lifecycle.js';
+import { isLive } from '../hooks/live-progress.js';
 import type { StoredHook } from '../hooks/record.js';
 import { HookIndex } from '../matching/index.js';
 import { shapePayload, type BlockMatch } from '../payload/index.js';
@@ -12,13 +13,8 @@ import { HOOK_REPOSITORY, type HookRepository } from '../ports/hook-repository.j
 import { SERVICE_SETTINGS, type ServiceSettings } from '../settings.js';
 import type { HookChangeListener } from './hook-registry.js';
 
-/** What one hook gets from one chain event. */
-type HookShare = { hook: StoredHook; apply: BlockMatch[]; rollback: BlockMatch[]; evaluations: number };
-
-/** Whether a hook takes part in the live stream. */
-function isLive(hook: StoredHook): boolean {
-  return hook.status.enabled && hook.status.status !== 'expired';
-}
+/** What one hook gets from one chain event: made only for hooks with a match or a rollback. */
+type HookShare = { hook: StoredHook; apply: BlockMatch[]; rollback: BlockMatch[] };
 
 /** How many more live blocks a hook may evaluate before its evaluation limit expires it. */
 function evaluationsLeft(hook: StoredHook): number {
@@ -41,12 +37,23 @@ export function livePayloadId(hookUuid: string, event: ChainEvent): string {
 /**
  * The live stream: every canonical chain change is matched against every enabled hook through the
  * index, one payload per hook with a match is shaped and queued durably, and the lifecycle counters
- * move (evaluations for every enabled hook, an occurrence per payload, expiry at a limit).
+ * move. Evaluations are one stream position the store keeps (every live hook evaluates every live
+ * block), so a block writes only the hooks that change state: those with a payload (occurrences)
+ * and those that reach their evaluation limit, found through the expiry schedule.
  */
 @injectable()
 export class LiveMatching implements ChainUpdateSink, HookChangeListener {
   private readonly index = new HookIndex();
   private readonly live = new Map<string, StoredHook>();
+  private readonly expiries = new ExpirySchedule();
+  /** The stream position this process last stored (it is the only one that moves it). */
+  private position = 0;
+  /**
+   * The earliest position a hook told of now may be scheduled at: past the step being stored, since
+   * that step already chose the hooks it expires (a late hook is expired by the step after, and the
+   * store shows it expired meanwhile).
+   */
+  private earliestExpiry = 1;
   private loaded: Promise<void> | undefined;
 
   constructor(
@@ -61,9 +68,13 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
     if (hook && isLive(hook)) {
       this.live.set(uuid, hook);
       this.index.add(uuid, hook.definition.filters.events);
+      const left = evaluationsLeft(hook);
+      if (left === Infinity) this.expiries.delete(uuid);
+      else this.expiries.set(uuid, Math.max(this.earliestExpiry, this.position + left));
     } else {
       this.live.delete(uuid);
       this.index.remove(uuid);
+      this.expiries.delete(uuid);
     }
   }
 
@@ -73,7 +84,7 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
     return this.live.size;
   }
 
-  /** Match one chain change, queue its payloads, then count it against every live hook. */
+  /** Match one chain change, queue its payloads, then record the step and the hooks it changed. */
   async chainUpdated(event: ChainEvent): Promise<void> {
     await this.load();
     const shares = await this.share(event);
@@ -92,17 +103,11 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
     const shareOf = (hook: StoredHook) => {
       let share = shares.get(hook.uuid);
       if (!share) {
-        share = {
-          hook,
-          apply: [],
-          rollback: [],
-          evaluations: Math.min(event.apply.length, evaluationsLeft(hook)),
-        };
+        share = { hook, apply: [], rollback: [] };
         shares.set(hook.uuid, share);
       }
       return share;
     };
-    for (const hook of this.live.values()) shareOf(hook);
     if (event.rollback.length > 0) {
       // A rollback names only blocks a hook was sent, with the transactions it was sent.
       const sent = await this.deliveries.sentApplies(event.rollback.map((b) => b.block_identifier.hash));
@@ -114,14 +119,29 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
         }
       }
     }
-    event.apply.forEach((block: NormalizedBlock, position) => {
+    for (const block of event.apply) {
       this.index.forEachMatch(block, (uuid, txIndexes) => {
-        const share = shares.get(uuid);
-        // A hook at its evaluation limit part-way through this event sees only the blocks before it.
-        if (share && position < share.evaluations) share.apply.push({ block, txIndexes });
+        const hook = this.live.get(uuid);
+        if (hook) shareOf(hook).apply.push({ block, txIndexes });
       });
-    });
+    }
+    await this.cutAtEvaluationLimits(shares, event);
     return shares;
+  }
+
+  // A hook at its evaluation limit part-way through this event sees only the blocks before it. The
+  // counters in `live` are as of the hook's last change, so the few matched hooks with a limit are read.
+  private async cutAtEvaluationLimits(shares: Map<string, HookShare>, event: ChainEvent): Promise<void> {
+    const limited = [...shares.keys()].filter((uuid) => this.expiries.has(uuid));
+    if (limited.length === 0 || event.apply.length === 0) return;
+    const current = new Map((await this.hooks.getByUuids(limited)).map((hook) => [hook.uuid, hook]));
+    for (const uuid of limited) {
+      const hook = current.get(uuid);
+      const evaluations = hook && isLive(hook) ? evaluationsLeft(hook) : 0;
+      if (evaluations >= event.apply.length) continue;
+      const share = shares.get(uuid)!;
+      share.apply = share.apply.filter(({ block }) => event.apply.indexOf(block) < evaluations);
+    }
   }
 
   private payloadFor(share: HookShare, event: ChainEvent, now: number): OutgoingPayload {
@@ -148,33 +168,47 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
     };
   }
 
-  // Evaluations are counted for every live hook, occurrences for those that got a payload; hooks
-  // that expire leave the index.
+  // The step moves every live hook's evaluations at once; the hooks written are those that got a
+  // payload (occurrences) and those the step brings to their evaluation limit (they expire).
   private async count(
     shares: Map<string, HookShare>,
     withPayload: Set<string>,
     event: ChainEvent,
     now: number,
   ): Promise<void> {
-    if (event.apply.length === 0 && withPayload.size === 0) return;
     const heights = event.apply.map((b) => b.block_identifier.index);
-    const changed = await this.hooks.updateByUuids([...shares.keys()], (stored) => {
-      const share = shares.get(stored.uuid);
-      if (!share) return undefined;
-      let hook = stored;
-      for (const height of heights.slice(0, share.evaluations)) hook = recordEvaluation(hook, height, now);
-      if (withPayload.has(stored.uuid)) {
-        const top = share.apply.at(-1)?.block ?? share.rollback[0]?.block;
-        hook = recordOccurrence(hook, top ? top.block_identifier.index : (heights.at(-1) ?? 0), now);
-      }
-      return hook === stored ? undefined : hook;
-    });
-    for (const hook of changed) this.hookChanged(hook.uuid, hook);
+    const step = { blocks: heights.length, height: heights.at(-1) ?? 0, at: toUnixSeconds(now) };
+    const target = this.position + step.blocks;
+    const uuids = new Set([...withPayload, ...this.expiries.due(this.position, target)]);
+    if (step.blocks === 0 && uuids.size === 0) return;
+    this.earliestExpiry = target + 1;
+    try {
+      const changed = await this.hooks.recordLiveStep(step, [...uuids], (stored) => {
+        let hook = stored;
+        const evaluations = Math.min(heights.length, evaluationsLeft(stored));
+        for (const height of heights.slice(0, evaluations)) hook = recordEvaluation(hook, height, now);
+        if (withPayload.has(stored.uuid)) {
+          const share = shares.get(stored.uuid);
+          const top = share?.apply.at(-1)?.block ?? share?.rollback[0]?.block;
+          hook = recordOccurrence(hook, top ? top.block_identifier.index : (heights.at(-1) ?? 0), now);
+        }
+        return hook;
+      });
+      this.position = target;
+      for (const hook of changed) this.hookChanged(hook.uuid, hook);
+    } finally {
+      this.earliestExpiry = this.position + 1;
+    }
   }
 
   private load(): Promise<void> {
-    this.loaded ??= this.hooks.listAll().then((all) => {
+    this.loaded ??= Promise.all([this.hooks.liveProgress(), this.hooks.listAll()]).then(([progress, all]) => {
+      this.position = progress.evaluated;
+      this.earliestExpiry = this.position + 1;
+      // Hooks told of before the load were scheduled without the position: schedule them again.
+      const told = [...this.live.values()];
       for (const hook of all) if (!this.live.has(hook.uuid)) this.hookChanged(hook.uuid, hook);
+      for (const hook of told) this.hookChanged(hook.uuid, hook);
     });
     return this.loaded;
   }

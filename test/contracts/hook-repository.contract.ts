@@ -4,6 +4,7 @@ import type { HookDefinition } from '../../core/hooks/definition.js';
 import { createHook } from '../../core/hooks/lifecycle.js';
 import type { StoredHook } from '../../core/hooks/record.js';
 import type { HookRepository } from '../../core/ports/hook-repository.js';
+import { liveStreamCases } from './live-stream.contract.js';
 
 /** A repository under test; `reopen` (when the store persists) closes it and opens the same data again. */
 export type HookRepositorySubject = {
@@ -211,12 +212,14 @@ export function hookRepositoryContract(name: string, open: () => Promise<HookRep
       });
     });
 
-    describe('updateByUuids', () => {
+    describe('recordLiveStep', () => {
+      const noBlocks = { blocks: 0, height: 0, at: 0 };
+
       it('changes the named hooks of every owner in one step and skips unknown uuids', async () => {
         const [a, b, c] = [newHook('alice'), newHook('bob'), newHook('carol')];
         await insertAll(repo, [a, b, c]);
         const unknown = '00000000-0000-4000-8000-000000000000';
-        const changed = await repo.updateByUuids([a.uuid, b.uuid, unknown], countOccurrence);
+        const changed = await repo.recordLiveStep(noBlocks, [a.uuid, b.uuid, unknown], countOccurrence);
         expect(changed.map((h) => h.uuid).sort()).to.deep.equal([a.uuid, b.uuid].sort());
         expect((await repo.get('alice', a.uuid))!.status.occurrence_count).to.equal(1);
         expect((await repo.get('bob', b.uuid))!.status.occurrence_count).to.equal(1);
@@ -226,7 +229,7 @@ export function hookRepositoryContract(name: string, open: () => Promise<HookRep
       it('leaves a hook alone when the change returns undefined', async () => {
         const a = newHook('alice');
         await insertAll(repo, [a]);
-        expect(await repo.updateByUuids([a.uuid], () => undefined)).to.deep.equal([]);
+        expect(await repo.recordLiveStep(noBlocks, [a.uuid], () => undefined)).to.deep.equal([]);
       });
     });
 
@@ -334,6 +337,8 @@ export function hookRepositoryContract(name: string, open: () => Promise<HookRep
       (await repo.updateMany({ owner: 'alice' }, (latest) => latest))[0].status.status = 'expired';
       expect(await repo.get('alice', hook.uuid)).to.deep.equal(original);
     });
+
+    describe('live stream', () => liveStreamCases(() => subject));
 
     it('keeps inserts, updates and deletes across reopening the store', async function () {
       if (!subject.reopen) throw new Error('this store under test must give reopen');

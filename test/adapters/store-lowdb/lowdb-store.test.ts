@@ -14,7 +14,7 @@ import {
   StoreFile,
 } from '../../../adapters/store-lowdb/index.js';
 import type { LowdbStore } from '../../../adapters/store-lowdb/index.js';
-import { createHook } from '../../../core/hooks/lifecycle.js';
+import { createHook, setEnabled } from '../../../core/hooks/lifecycle.js';
 import type { StoredHook } from '../../../core/hooks/record.js';
 import { accountStoreContract } from '../../contracts/account-store.contract.js';
 import { hookRepositoryContract } from '../../contracts/hook-repository.contract.js';
@@ -121,6 +121,42 @@ describe('openLowdbStore', () => {
     let error: Error | undefined;
     await openLowdbStore(dir).catch((err: Error) => (error = err));
     expect(error?.message).to.include(file).and.to.include('"hooks" is not an array');
+  });
+
+  it('reads a file written before the live stream fields as a stream at 0 with exact counters', async () => {
+    const hook = setEnabled(sampleHook(1), true);
+    const counted = {
+      ...hook,
+      status: { ...hook.status, status: 'streaming' as const, evaluated_block_count: 4 },
+    };
+    await writeFile(
+      join(dir, STORE_FILE_NAME),
+      JSON.stringify({ version: 1, hooks: [counted], keys: [], consumer_secrets: {} }),
+    );
+    const store = await openLowdbStore(dir);
+    expect(await store.hooks.liveProgress()).to.deep.equal({
+      evaluated: 0,
+      last_height: null,
+      last_at: null,
+    });
+    await store.hooks.recordLiveStep({ blocks: 1, height: 9, at: 90 }, [], () => undefined);
+    expect((await store.hooks.get('alice', hook.uuid))!.status.evaluated_block_count).to.equal(5);
+    await store.close();
+  });
+
+  it('refuses a live stream progress that is not one, saying so', async () => {
+    const file = join(dir, STORE_FILE_NAME);
+    const document = {
+      version: 1,
+      hooks: [],
+      keys: [],
+      consumer_secrets: {},
+      live_stream: { evaluated: '3' },
+    };
+    await writeFile(file, JSON.stringify(document));
+    let error: Error | undefined;
+    await openLowdbStore(dir).catch((err: Error) => (error = err));
+    expect(error?.message).to.include(file).and.to.include('"live_stream" is not a live stream progress');
   });
 
   it('resolves each insert only once the file on disk holds it', async () => {

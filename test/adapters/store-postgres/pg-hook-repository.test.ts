@@ -182,7 +182,8 @@ if (!(await postgresAvailable())) {
       const hooks = [newHook('alice'), newHook('bob'), newHook('alice')];
       for (const hook of hooks) await first.insert(hook, 10);
       const heard = await watching(db.url);
-      await second.updateByUuids(
+      await second.recordLiveStep(
+        { blocks: 0, height: 0, at: 0 },
         hooks.map((hook) => hook.uuid),
         (latest) => ({ ...latest, status: { ...latest.status, enabled: !latest.status.enabled } }),
       );
@@ -194,7 +195,7 @@ if (!(await postgresAvailable())) {
       const marker = newHook('alice');
       await first.insert(counted, 10);
       const heard = await watching(db.url);
-      await second.updateByUuids([counted.uuid], (latest) => ({
+      await second.recordLiveStep({ blocks: 1, height: 1, at: 1 }, [counted.uuid], (latest) => ({
         ...latest,
         status: { ...latest.status, evaluated_block_count: latest.status.evaluated_block_count + 1 },
       }));

@@ -1,0 +1,224 @@
+// The live stream's cost per block: one chain event into LiveMatching, its payloads enqueued (in
+// memory, so the figure is matching, shaping and the hook store) and the lifecycle counters written,
+// with 1,000, 10,000 and 100,000 live hooks registered, on the embedded lowdb store and on Postgres.
+// Two shapes of hook set: about 1% of the hooks match each block (so the payloads grow with the
+// hooks), and a fixed 10 match (so only the registered count grows). The promise to check: a block
+// costs what its matching hooks cost, not what the registered ones do.
+// Run: npx tsx bench/live.ts [--blocks N] [--sizes 1000,10000,100000] [--no-postgres]
+// Prints Markdown; exits 0 whatever it measures (Postgres rows are skipped when it does not answer).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { execSync } from 'node:child_process';
+import { MemoryOutbox } from '../adapters/outbox/index.js';
+import { openLowdbStore } from '../adapters/store-lowdb/index.js';
+import { PgHookRepository, migrate, openDatabase } from '../adapters/store-postgres/index.js';
+import type { NormalizedBlock } from '../core/chain/block.js';
+import { normalizeBlock } from '../core/chain/normalize-block.js';
+import type { EventFilter } from '../core/hooks/definition.js';
+import { createHook } from '../core/hooks/lifecycle.js';
+import type { StoredHook } from '../core/hooks/record.js';
+import type { HookRepository } from '../core/ports/hook-repository.js';
+import { LiveMatching } from '../core/use-cases/live-matching.js';
+import { ChainBuilder, TEST_KEYS, addressOf, events } from '../test/support/block-builder.js';
+import { stxTransfer, withEvents } from '../test/support/block-builder.js';
+import { sampleDefinition } from '../test/support/definitions.js';
+import type { HookDefinition } from '../core/hooks/definition.js';
+import { benchDatabaseAnswers, dropBenchSchema, freshBenchSchema } from './support/pg-schema.js';
+
+const { values: args } = parseArgs({
+  options: {
+    blocks: { type: 'string', default: '6' },
+    sizes: { type: 'string', default: '1000,10000,100000' },
+    'no-postgres': { type: 'boolean', default: false },
+  },
+});
+const BLOCKS = Number(args.blocks);
+const SIZES = args.sizes.split(',').map(Number);
+const FT = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9.token-alex::alex';
+const ISSUER = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9';
+
+type Store = {
+  name: string;
+  hooks: HookRepository;
+  seed(hooks: StoredHook[]): Promise<void>;
+  close(): Promise<void>;
+};
+type Row = { store: string; hooks: number; matching: number; msPerBlock: number; payloads: number };
+
+/** `count` enabled hooks; the first `matching` follow the FT every block moves, the rest an FT no block moves. */
+function hookSet(count: number, matching: number): StoredHook[] {
+  const out: StoredHook[] = [];
+  for (let i = 0; i < count; i++) {
+    const filter: EventFilter =
+      i < matching
+        ? { type: 'ft_transfer', asset_identifier: FT }
+        : { type: 'ft_transfer', asset_identifier: `${ISSUER}.token-${i}::t${i}` };
+    const definition = sampleDefinition({
+      filters: { events: [filter] },
+      options: { enable_on_registration: true },
+    }) as HookDefinition;
+    out.push(
+      createHook(
+        `owner-${i % 100}`,
+        `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        definition,
+        1_700_000_000_000 + i,
+      ),
+    );
+  }
+  return out;
+}
+
+/** Normalized blocks, each with one STX transfer that also carries a transfer of `FT`. */
+async function busyBlocks(count: number): Promise<NormalizedBlock[]> {
+  const chain = new ChainBuilder({ label: 'bench-live' });
+  const bob = addressOf(TEST_KEYS.bob);
+  const tx = withEvents(
+    await stxTransfer({ recipient: bob, amount: 7n }),
+    events.ftTransfer({ asset: FT, sender: addressOf(TEST_KEYS.alice), recipient: bob, amount: 3n }),
+  );
+  return Array.from(
+    { length: count },
+    () =>
+      normalizeBlock(chain.next({ transactions: [tx] }), { network: 'mainnet', lookupAbi: () => undefined })
+        .block,
+  );
+}
+
+async function lowdbStore(): Promise<Store> {
+  const dir = await mkdtemp(join(tmpdir(), 'stackhooks-bench-live-'));
+  const store = await openLowdbStore(dir);
+  return {
+    name: 'lowdb',
+    hooks: store.hooks,
+    // Inserts coalesce into a few file writes when they are all started at once.
+    seed: async (hooks) => void (await Promise.all(hooks.map((hook) => store.hooks.insert(hook, Infinity)))),
+    async close() {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function postgresStore(): Promise<Store> {
+  const { url, schema } = freshBenchSchema();
+  const db = await openDatabase(url);
+  await migrate(db);
+  const hooks = new PgHookRepository(db);
+  return {
+    name: 'postgres',
+    hooks,
+    async seed(all) {
+      // One statement per 10,000 hooks: registering 100,000 one by one would dominate the run.
+      for (let i = 0; i < all.length; i += 10_000) {
+        const rows = all.slice(i, i + 10_000).map(({ uuid, owner, created_at_ms, definition, status }) => ({
+          uuid,
+          owner,
+          created_at_ms,
+          definition,
+          status,
+        }));
+        await db.pool.query(
+          `INSERT INTO hooks (uuid, owner, created_at_ms, definition, status)
+           SELECT uuid, owner, created_at_ms, definition, status FROM jsonb_to_recordset($1::jsonb)
+             AS r (uuid text, owner text, created_at_ms bigint, definition jsonb, status jsonb)`,
+          [JSON.stringify(rows)],
+        );
+      }
+    },
+    async close() {
+      await db.close();
+      await dropBenchSchema(schema);
+    },
+  };
+}
+
+/** Register the hooks, warm up on two blocks, then time `BLOCKS` blocks one chain event each. */
+async function measure(open: () => Promise<Store>, count: number, matching: number): Promise<Row> {
+  const store = await open();
+  try {
+    await store.seed(hookSet(count, matching));
+    const queue = new MemoryOutbox();
+    let now = 1_700_100_000_000;
+    const live = new LiveMatching(
+      store.hooks,
+      queue,
+      { now: () => (now += 1000) },
+      { network: 'mainnet', maxHooksPerOwner: Infinity, serverVersion: 'bench' },
+    );
+    const blocks = await busyBlocks(BLOCKS + 2);
+    let eventId = 0;
+    for (const block of blocks.slice(0, 2))
+      await live.chainUpdated({ eventId: ++eventId, rollback: [], apply: [block] });
+    const before = queue.all().length;
+    const start = performance.now();
+    for (const block of blocks.slice(2))
+      await live.chainUpdated({ eventId: ++eventId, rollback: [], apply: [block] });
+    const ms = (performance.now() - start) / BLOCKS;
+    return {
+      store: store.name,
+      hooks: count,
+      matching,
+      msPerBlock: ms,
+      payloads: (queue.all().length - before) / BLOCKS,
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+const stores: (() => Promise<Store>)[] = [lowdbStore];
+if (!args['no-postgres'] && (await benchDatabaseAnswers())) stores.push(postgresStore);
+else console.error('Postgres rows skipped');
+
+const load = loadavg();
+const rows: Row[] = [];
+for (const open of stores) {
+  for (const count of SIZES) {
+    for (const matching of new Set([Math.round(count / 100), 10])) {
+      const row = await measure(open, count, matching);
+      console.error(
+        `${row.store} ${count} hooks, ${matching} matching: ${row.msPerBlock.toFixed(1)} ms/block`,
+      );
+      rows.push(row);
+    }
+  }
+}
+
+let commit = 'unknown';
+try {
+  commit = execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
+} catch {
+  // Not a checkout: the table stands without it.
+}
+console.log(`## Live stream per block\n`);
+console.log(
+  `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ` +
+    `commit ${commit}, load average at start ${load.map((l) => l.toFixed(2)).join(' ')}, ${BLOCKS} timed blocks each.\n`,
+);
+console.log('| store | live hooks | matching | payloads/block | ms/block |');
+console.log('| --- | ---: | ---: | ---: | ---: |');
+for (const r of rows) {
+  console.log(
+    `| ${r.store} | ${r.hooks.toLocaleString('en')} | ${r.matching} | ${r.payloads} | ${r.msPerBlock.toFixed(1)} |`,
+  );
+}
+console.log(
+  `\n| store | matching | ms/block ${SIZES.at(-1)!.toLocaleString('en')} ÷ ${SIZES[0].toLocaleString('en')} hooks |`,
+);
+console.log('| --- | --- | ---: |');
+for (const store of new Set(rows.map((r) => r.store))) {
+  for (const shape of ['1%', '10'] as const) {
+    const pick = (n: number) =>
+      rows.find(
+        (r) =>
+          r.store === store && r.hooks === n && (shape === '1%' ? r.matching === n / 100 : r.matching === 10),
+      );
+    const small = pick(SIZES[0]);
+    const large = pick(SIZES.at(-1)!);
+    if (small && large)
+      console.log(`| ${store} | ${shape} | ${(large.msPerBlock / small.msPerBlock).toFixed(1)}x |`);
+  }
+}

@@ -1,0 +1,61 @@
+import { expireIfLimitReached } from './lifecycle.js';
+import type { StoredHook } from './record.js';
+
+/**
+ * How far the live stream has come: the live blocks evaluated since the store was created, and the
+ * height and time (unix seconds) of the last one. Every live hook evaluates every live block, so a
+ * hook's evaluation counters are a position on this stream rather than a write per hook per block.
+ */
+export type LiveProgress = { evaluated: number; last_height: number | null; last_at: number | null };
+
+/** What one chain event adds to the stream: its live blocks, the top one's height, and when (unix seconds). */
+export type LiveStep = { blocks: number; height: number; at: number };
+
+/** The progress of a stream that has evaluated nothing yet. */
+export const LIVE_STREAM_START: LiveProgress = Object.freeze({
+  evaluated: 0,
+  last_height: null,
+  last_at: null,
+});
+
+/** Whether a hook takes part in the live stream: enabled and not expired. */
+export function isLive(hook: StoredHook): boolean {
+  return hook.status.enabled && hook.status.status !== 'expired';
+}
+
+/** The progress once `step` is taken; a step of no blocks (a rollback alone) leaves it as it was. */
+export function advanceProgress(progress: LiveProgress, step: LiveStep): LiveProgress {
+  if (step.blocks <= 0) return progress;
+  return { evaluated: progress.evaluated + step.blocks, last_height: step.height, last_at: step.at };
+}
+
+/**
+ * The hook as the API shows it, from the hook as stored at stream position `base` (its counters are
+ * exact as of `base`) and the stream's progress now: a live hook has evaluated every live block since,
+ * which makes it `streaming`, and expired once that reaches its evaluation limit. The live stream
+ * stores a hook whenever it reaches a limit, so the cap here only matters for a change that raced one.
+ */
+export function withLiveProgress(hook: StoredHook, base: number, progress: LiveProgress): StoredHook {
+  const gained = progress.evaluated - base;
+  if (gained <= 0 || !isLive(hook)) return hook;
+  const limit = hook.definition.options?.expire_after_evaluations ?? Infinity;
+  return expireIfLimitReached({
+    ...hook,
+    status: {
+      ...hook.status,
+      status: 'streaming',
+      evaluated_block_count: Math.min(hook.status.evaluated_block_count + gained, limit),
+      last_evaluated_at: progress.last_at,
+      last_evaluated_block_height: progress.last_height,
+    },
+  });
+}
+
+/**
+ * The stream position a hook read through `withLiveProgress` is exact at, which is the base to store
+ * with whatever is written from it: a hook stored ahead of the progress that was read (a concurrent
+ * live step wrote it) is exact at its own base.
+ */
+export function rebase(base: number, progress: LiveProgress): number {
+  return Math.max(base, progress.evaluated);
+}
