@@ -93,31 +93,39 @@ export function updateDefinition(hook: StoredHook, update: HookDefinitionUpdate)
   return expireIfLimitReached(updated);
 }
 
-/** A live canonical block was evaluated: count it, mark the hook streaming, and expire it at its limit. */
-export function recordEvaluation(hook: StoredHook, blockHeight: number, nowMs: number): StoredHook {
+/**
+ * Count one live step for a hook that was live when it began: the step's blocks it may still
+ * evaluate (up to `expire_after_evaluations`) and, when it was sent a payload (`occurrenceHeight`),
+ * one occurrence; then expire it at a limit. Counting both before expiring keeps the occurrence of
+ * the very block that reaches the evaluation limit, which was sent.
+ */
+export function countLiveStep(
+  hook: StoredHook,
+  heights: readonly number[],
+  occurrenceHeight: number | undefined,
+  nowMs: number,
+): StoredHook {
   if (!hook.status.enabled || hook.status.status === 'expired') return hook;
-  return expireIfLimitReached({
-    ...hook,
-    status: {
-      ...hook.status,
+  const limit = hook.definition.options?.expire_after_evaluations;
+  const counted =
+    limit == null ? heights : heights.slice(0, Math.max(0, limit - hook.status.evaluated_block_count));
+  let status = hook.status;
+  if (counted.length > 0) {
+    status = {
+      ...status,
       status: 'streaming',
-      evaluated_block_count: hook.status.evaluated_block_count + 1,
+      evaluated_block_count: status.evaluated_block_count + counted.length,
       last_evaluated_at: toUnixSeconds(nowMs),
-      last_evaluated_block_height: blockHeight,
-    },
-  });
-}
-
-/** A payload from live blocks was delivered: count the occurrence and expire the hook at its limit. */
-export function recordOccurrence(hook: StoredHook, blockHeight: number, nowMs: number): StoredHook {
-  if (hook.status.status === 'expired') return hook;
-  return expireIfLimitReached({
-    ...hook,
-    status: {
-      ...hook.status,
-      occurrence_count: hook.status.occurrence_count + 1,
+      last_evaluated_block_height: counted[counted.length - 1],
+    };
+  }
+  if (occurrenceHeight !== undefined) {
+    status = {
+      ...status,
+      occurrence_count: status.occurrence_count + 1,
       last_occurrence_at: toUnixSeconds(nowMs),
-      last_occurrence_block_height: blockHeight,
-    },
-  });
+      last_occurrence_block_height: occurrenceHeight,
+    };
+  }
+  return status === hook.status ? hook : expireIfLimitReached({ ...hook, status });
 }

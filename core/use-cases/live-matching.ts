@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import { ExpirySchedule } from '../hooks/expiry-schedule.js';
-import { recordEvaluation, recordOccurrence, toUnixSeconds } from '../hooks/lifecycle.js';
+import { countLiveStep, toUnixSeconds } from '../hooks/lifecycle.js';
 import { isLive } from '../hooks/live-progress.js';
 import type { StoredHook } from '../hooks/record.js';
 import { HookIndex } from '../matching/index.js';
@@ -184,15 +184,10 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
     this.earliestExpiry = target + 1;
     try {
       const changed = await this.hooks.recordLiveStep(step, [...uuids], (stored) => {
-        let hook = stored;
-        const evaluations = Math.min(heights.length, evaluationsLeft(stored));
-        for (const height of heights.slice(0, evaluations)) hook = recordEvaluation(hook, height, now);
-        if (withPayload.has(stored.uuid)) {
-          const share = shares.get(stored.uuid);
-          const top = share?.apply.at(-1)?.block ?? share?.rollback[0]?.block;
-          hook = recordOccurrence(hook, top ? top.block_identifier.index : (heights.at(-1) ?? 0), now);
-        }
-        return hook;
+        const share = withPayload.has(stored.uuid) ? shares.get(stored.uuid) : undefined;
+        const top = share && (share.apply.at(-1)?.block ?? share.rollback[0]?.block);
+        const occurrence = share && (top ? top.block_identifier.index : (heights.at(-1) ?? 0));
+        return countLiveStep(stored, heights, occurrence, now);
       });
       this.position = target;
       for (const hook of changed) this.hookChanged(hook.uuid, hook);

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { LIVE_JOURNAL_FILE_NAME } from '../../../adapters/store-lowdb/live-journal.js';
 import { LowdbHookRepository, STORE_FILE_NAME, StoreFile } from '../../../adapters/store-lowdb/index.js';
 import type { StoreDocument } from '../../../adapters/store-lowdb/store-document.js';
-import { createHook, recordEvaluation, recordOccurrence, setEnabled } from '../../../core/hooks/lifecycle.js';
+import { countLiveStep, createHook, setEnabled } from '../../../core/hooks/lifecycle.js';
 import type { StoredHook } from '../../../core/hooks/record.js';
 import { sampleDefinition } from '../../support/definitions.js';
 import { makeTempDir } from '../../support/temp-dir.js';
@@ -23,11 +23,7 @@ function liveHook(): StoredHook {
 
 /** What a live step makes of a hook with a payload: its blocks evaluated, one occurrence. */
 function counted(blocks: number, height: number): (hook: StoredHook) => StoredHook {
-  return (hook) => {
-    let next = hook;
-    for (let i = 0; i < blocks; i++) next = recordEvaluation(next, height, height * 10_000);
-    return recordOccurrence(next, height, height * 10_000);
-  };
+  return (hook) => countLiveStep(hook, Array<number>(blocks).fill(height), height, height * 10_000);
 }
 
 describe('lowdb live stream side file', () => {

@@ -71,7 +71,7 @@ describe('LiveMatching', () => {
     expect(s.queue.all()).to.deep.equal([]);
   });
 
-  it('expires a hook after N evaluated blocks and evaluates nothing after', async () => {
+  it('expires a hook after N evaluated blocks, counting the last one sent, and evaluates nothing after', async () => {
     const { next } = await busyChain();
     const hook = await s.register({
       filters: { events: [{ type: 'stx_event' }] },
@@ -85,6 +85,9 @@ describe('LiveMatching', () => {
       enabled: false,
       evaluated_block_count: 3,
       last_evaluated_block_height: blocks[2].block_height,
+      // The block that reaches the limit was still sent, so it counts as an occurrence.
+      occurrence_count: 3,
+      last_occurrence_block_height: blocks[2].block_height,
     });
     expect(s.queue.all().length).to.equal(3);
   });
