@@ -6,17 +6,10 @@ import type {
   TransactionType,
 } from '../chain/block.js';
 import type {
-  CoinbaseOperation,
   ContractCallOperation,
   ContractDeployOperation,
   ContractLogOperation,
-  FeeOperation,
-  PoisonMicroblockOperation,
-  StxLockOperation,
-  TenureChangeOperation,
-  TokenBurnOperation,
-  TokenMintOperation,
-  TokenTransferOperation,
+  NormalizedOperation,
 } from '../chain/operation.js';
 import type { PostConditions } from '../chain/post-condition.js';
 import type { Network } from '../hooks/definition.js';
@@ -49,16 +42,9 @@ export type PayloadBlock = {
 };
 
 /** The block metadata `include_block_metadata` shows; `tx_count` counts the whole block. */
-export type PayloadBlockMetadata = {
+export type PayloadBlockMetadata = Omit<NormalizedBlockMetadata, 'signatures'> & {
   /** False inside `rollback`. */
   canonical: boolean;
-  burn_block_identifier: BlockIdentifier;
-  burn_block_timestamp: number;
-  parent_microblock_identifier: BlockIdentifier | null;
-  tenure_height: number;
-  execution_cost: ExecutionCost;
-  tx_total_size: number;
-  tx_count: number;
   /** Only with `include_block_signatures`; both fields null before Nakamoto. */
   signatures?: PayloadBlockSignatures;
 };
@@ -129,14 +115,7 @@ export type PayloadContractLogOperation = Omit<ContractLogOperation, 'metadata'>
 
 /** One operation of a payload transaction (the client's `StacksOperationSchema`). */
 export type PayloadOperation =
-  | FeeOperation
+  | Exclude<NormalizedOperation, ContractCallOperation | ContractDeployOperation | ContractLogOperation>
   | PayloadContractCallOperation
   | PayloadContractDeployOperation
-  | CoinbaseOperation
-  | TenureChangeOperation
-  | PoisonMicroblockOperation
-  | TokenTransferOperation
-  | TokenMintOperation
-  | TokenBurnOperation
-  | StxLockOperation
   | PayloadContractLogOperation;
