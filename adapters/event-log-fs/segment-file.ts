@@ -17,7 +17,9 @@ export function frameRecord(payload: Buffer): Buffer {
 
 /**
  * Read records from `offset` until the end or the first record that is cut short or fails its
- * checksum: that is where a crash stopped a write, and everything before it is intact.
+ * checksum: that is where a crash stopped a write, and everything before it is intact. An empty
+ * record counts as torn too (no entry encodes to nothing): a zero-filled tail, blocks a crash left
+ * allocated but unwritten, would otherwise pass, the CRC-32 of nothing being 0.
  */
 export async function* readRecords(
   handle: FileHandle,
@@ -31,7 +33,7 @@ export async function* readRecords(
     const length = header.readUInt32LE(0);
     const sum = header.readUInt32LE(4);
     const start = at + RECORD_HEADER_BYTES;
-    if (start + length > size) return;
+    if (length === 0 || start + length > size) return;
     const payload = Buffer.allocUnsafe(length);
     await handle.read(payload, 0, length, start);
     if (crc32(payload) !== sum) return;

@@ -63,6 +63,20 @@ describe('FsEventLog', () => {
     await again.close();
   });
 
+  it('cuts off a zero-filled tail (blocks allocated but never written) as torn', async () => {
+    const log = await FsEventLog.open(dir);
+    await log.append('/new_block', '{"ok":1}', 1);
+    await log.close();
+    const [segment] = await readdir(dir).then((n) => n.filter((x) => x.endsWith('.log')));
+    const intactSize = (await stat(join(dir, segment))).size;
+    await appendFile(join(dir, segment), Buffer.alloc(4096));
+    const again = await FsEventLog.open(dir);
+    expect((await stat(join(dir, segment))).size).to.equal(intactSize);
+    expect(await again.append('/new_block', '{"ok":2}', 2)).to.equal(2);
+    expect((await again.readAfter(0, 10)).map((e) => e.body)).to.deep.equal(['{"ok":1}', '{"ok":2}']);
+    await again.close();
+  });
+
   it('numbers 500 concurrent appends in order and keeps them all', async () => {
     const log = await FsEventLog.open(dir);
     const ids = await Promise.all(Array.from({ length: 500 }, (_, i) => log.append('/p', `{"i":${i}}`, i)));
