@@ -11,7 +11,7 @@ export type JournalEntry =
   | { t: 'enqueued'; payload: OutgoingPayload }
   | { t: 'attempt'; id: string; attempt: DeliveryAttempt; outcome: AttemptOutcome }
   // `at` (wall clock) is for a person reading the journal; replay does not need it.
-  | { t: 'failed_pending'; hook: string; reason: string; at: number }
+  | { t: 'failed_pending'; hook: string; reason: string; at: number; except?: string }
   | { t: 'dropped'; hook: string }
   | { t: 'redelivered'; hook: string; id: string; now: number }
   | { t: 'pruned'; before: number }
@@ -36,7 +36,7 @@ export function applyEntry(state: OutboxState, payload: Buffer): void {
       state.recordAttempt(entry.id, entry.attempt, entry.outcome);
       return;
     case 'failed_pending':
-      state.failPending(entry.hook, entry.reason);
+      state.failPending(entry.hook, entry.reason, entry.except);
       return;
     case 'dropped':
       state.dropHook(entry.hook);

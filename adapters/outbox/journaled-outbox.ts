@@ -74,11 +74,18 @@ export abstract class JournaledOutbox implements DeliveryQueue {
     await this.commit(known.map(({ id, attempt, outcome }) => ({ t: 'attempt', id, attempt, outcome })));
   }
 
-  /** Fail every pending payload of a hook. */
-  async failPending(hookUuid: string, reason: string): Promise<void> {
+  /** Fail every pending payload of a hook but the one in flight. */
+  async failPending(hookUuid: string, reason: string, inFlight?: string): Promise<void> {
     this.usable();
-    const failed = this.state.failPending(hookUuid, reason);
-    await this.commit(failed > 0 ? [{ t: 'failed_pending', hook: hookUuid, reason, at: Date.now() }] : []);
+    const failed = this.state.failPending(hookUuid, reason, inFlight);
+    const entry: JournalEntry = {
+      t: 'failed_pending',
+      hook: hookUuid,
+      reason,
+      at: Date.now(),
+      except: inFlight,
+    };
+    await this.commit(failed > 0 ? [entry] : []);
   }
 
   /** A page of a hook's log, newest first. */

@@ -119,11 +119,16 @@ export class OutboxState {
     return true;
   }
 
-  /** Fail every pending payload of a hook; returns how many. */
-  failPending(hookUuid: string, reason: string): number {
+  /** Fail every pending payload of a hook but `except`; returns how many. */
+  failPending(hookUuid: string, reason: string, except?: string): number {
     const hook = this.hooks.get(hookUuid);
     if (!hook) return 0;
-    const ids = hook.pending.clear();
+    const ids = hook.pending.clear().filter((id) => {
+      if (id !== except) return true;
+      // The hook's queue held only this one back, so it is alone at the front again.
+      hook.pending.push(id);
+      return false;
+    });
     for (const id of ids) this.setState(hook, this.entries.get(id)!, 'failed', reason);
     if (ids.length > 0) this.headMoved(hook);
     return ids.length;

@@ -150,8 +150,8 @@ export class PgOutbox implements DeliveryQueue {
     }
   }
 
-  /** Fail every pending payload of a hook. */
-  async failPending(hookUuid: string, reason: string): Promise<void> {
+  /** Fail every pending payload of a hook but the one in flight. */
+  async failPending(hookUuid: string, reason: string, inFlight?: string): Promise<void> {
     await this.db.transaction(async (client) => {
       const locked = await client.query('SELECT 1 FROM outbox_queues WHERE hook_uuid = $1 FOR UPDATE', [
         hookUuid,
@@ -159,8 +159,8 @@ export class PgOutbox implements DeliveryQueue {
       if (locked.rows.length === 0) return;
       await client.query(
         `UPDATE outbox_payloads SET state = 'failed', failure_reason = $2, next_attempt_at = NULL
-         WHERE hook_uuid = $1 AND state = 'pending'`,
-        [hookUuid, reason],
+         WHERE hook_uuid = $1 AND state = 'pending' AND ($3::text IS NULL OR id <> $3)`,
+        [hookUuid, reason, inFlight ?? null],
       );
       // An attempt in flight keeps its lease: the hook stays with that worker until it reports.
       await refreshHead(client, hookUuid, false);

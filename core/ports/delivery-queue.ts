@@ -72,8 +72,12 @@ export interface DeliveryQueue {
    * a shared database, one fsync on disk) rather than one each.
    */
   recordAttempts(reports: readonly AttemptReport[]): Promise<void>;
-  /** Give up on every pending payload of a hook (it was interrupted): they become failed with `reason`. */
-  failPending(hookUuid: string, reason: string): Promise<void>;
+  /**
+   * Give up on every pending payload of a hook (it was interrupted): they become failed with
+   * `reason`. `inFlight`, the payload whose failure interrupts the hook, is spared: its own attempt
+   * records that failure, after this, so a redeliver asked for once it shows is not caught here.
+   */
+  failPending(hookUuid: string, reason: string, inFlight?: string): Promise<void>;
   /** A page of one hook's delivery log, newest first, optionally of one state. */
   list(
     hookUuid: string,

@@ -205,19 +205,22 @@ export class WebhookDispatcher {
       const outcome = { state: 'pending' as const, next_attempt_at: this.clock.now() + step.delayMs };
       await this.recorder.record({ id, attempt, outcome });
     } else {
+      // A failed evaluation never interrupts the hook (compat.md section 6). A live one does, before
+      // its failure is recorded: once the failure shows, a redeliver of it must not be failed too.
+      const updated = payload.kind === 'live' ? await this.interrupt(payload, step.reason) : undefined;
       await this.recorder.record({ id, attempt, outcome: { state: 'failed', reason: step.reason } });
-      // A failed evaluation never interrupts the hook (compat.md section 6).
-      if (payload.kind === 'live') await this.interrupt(payload, step.reason);
+      if (updated) for (const listener of this.listeners) listener.hookChanged(updated.uuid, updated);
     }
   }
 
-  private async interrupt(payload: OutgoingPayload, reason: string): Promise<void> {
+  private async interrupt(payload: OutgoingPayload, reason: string): Promise<StoredHook | undefined> {
     const updated = await this.hooks.update(payload.owner, payload.hook_uuid, interruptHook);
     await this.queue.failPending(
       payload.hook_uuid,
       `hook interrupted after payload ${payload.id} failed: ${reason}`,
+      payload.id,
     );
     this.logger.error('hook interrupted', { hook: payload.hook_uuid, payload: payload.id, reason });
-    if (updated) for (const listener of this.listeners) listener.hookChanged(updated.uuid, updated);
+    return updated;
   }
 }

@@ -223,6 +223,21 @@ export function deliveryQueueContract(
       expect(await dueIds(queue, T0)).to.deep.equal([other.id]);
     });
 
+    it('spares the payload in flight when failing a hook, so a redeliver after its own failure stands', async () => {
+      const [a, b] = [outgoing('h1'), outgoing('h1')];
+      await queue.enqueue([a, b]);
+      expect(await dueIds(queue, T0)).to.deep.equal([a.id]);
+      await queue.failPending('h1', 'interrupted', a.id);
+      expect(await queue.get('h1', b.id)).to.include({ state: 'failed', failure_reason: 'interrupted' });
+      expect(await queue.get('h1', a.id)).to.include({ state: 'pending' });
+      await queue.recordAttempt(a.id, attemptAt(T0, 410), { state: 'failed', reason: 'gone' });
+      expect(await queue.get('h1', a.id)).to.include({ state: 'failed', failure_reason: 'gone' });
+      await queue.redeliver('h1', a.id, T0 + 1);
+      if (subject.reopen) queue = await subject.reopen();
+      expect(await queue.get('h1', b.id)).to.include({ state: 'failed' });
+      expect(await drain(queue)).to.deep.equal([a.id]);
+    });
+
     it('forgets a dropped hook entirely: queue, log and sent blocks', async () => {
       const b1 = { index: 1, hash: '0xb1', tx_indexes: [0] };
       const [a, other] = [outgoing('h1', { apply: [b1] }), outgoing('h2', { apply: [b1] })];
