@@ -87,6 +87,8 @@ export class PgOutbox implements DeliveryQueue {
     await this.db.transaction(async (client) => {
       // In turn with enqueues, so none can leave payloads behind without a queue row.
       await lockEnqueues(client);
+      // Queue row before payload rows, the order batch reports lock them in: no deadlock between the two.
+      await client.query('SELECT 1 FROM outbox_queues WHERE hook_uuid = $1 FOR UPDATE', [hookUuid]);
       await client.query('DELETE FROM outbox_payloads WHERE hook_uuid = $1', [hookUuid]);
       await client.query('DELETE FROM outbox_queues WHERE hook_uuid = $1', [hookUuid]);
       await this.sent.dropHook(client, hookUuid);

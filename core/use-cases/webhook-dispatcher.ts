@@ -207,20 +207,20 @@ export class WebhookDispatcher {
     } else {
       // A failed evaluation never interrupts the hook (compat.md section 6). A live one does, before
       // its failure is recorded: once the failure shows, a redeliver of it must not be failed too.
-      const updated = payload.kind === 'live' ? await this.interrupt(payload, step.reason) : undefined;
+      if (payload.kind === 'live') await this.interrupt(payload, step.reason);
       await this.recorder.record({ id, attempt, outcome: { state: 'failed', reason: step.reason } });
-      if (updated) for (const listener of this.listeners) listener.hookChanged(updated.uuid, updated);
     }
   }
 
-  private async interrupt(payload: OutgoingPayload, reason: string): Promise<StoredHook | undefined> {
+  // The matcher hears of it at once, so no block after this queues payloads for the hook.
+  private async interrupt(payload: OutgoingPayload, reason: string): Promise<void> {
     const updated = await this.hooks.update(payload.owner, payload.hook_uuid, interruptHook);
+    if (updated) for (const listener of this.listeners) listener.hookChanged(updated.uuid, updated);
     await this.queue.failPending(
       payload.hook_uuid,
       `hook interrupted after payload ${payload.id} failed: ${reason}`,
       payload.id,
     );
     this.logger.error('hook interrupted', { hook: payload.hook_uuid, payload: payload.id, reason });
-    return updated;
   }
 }

@@ -50,6 +50,30 @@ if (!(await postgresAvailable())) {
       expect(calls).to.equal(1);
     });
 
+    it('drops hooks while another instance reports a batch on them, without a deadlock', async () => {
+      const worker = openPgOutbox(db);
+      const api = openPgOutbox(db);
+      for (let round = 0; round < 15; round++) {
+        const hooks = ['h1', 'h2', 'h3', 'h4'].map((h) => `${h}_${round}`);
+        const payloads = hooks.map((h) => outgoing(h));
+        await worker.enqueue(payloads);
+        const leased = await worker.due(Date.now(), 100, none);
+        expect(leased).to.have.length(hooks.length);
+        const reports = leased.map(({ payload }) => ({
+          id: payload.id,
+          attempt: attemptAt(Date.now(), 200),
+          outcome: { state: 'delivered' as const },
+        }));
+        // Reverse order, so the drops meet the batch's locks from the other end.
+        await Promise.all([
+          worker.recordAttempts(reports),
+          ...[...hooks].reverse().map((h) => api.dropHook(h)),
+        ]);
+        for (const h of hooks)
+          expect(await api.list(h, { offset: 0, limit: 10 })).to.deep.equal({ total: 0, results: [] });
+      }
+    });
+
     it('remembers only the most recent blocks of each hook for rollbacks', async () => {
       const outbox = openPgOutbox(db, { sentBlocksPerHook: 3 });
       for (let i = 1; i <= 5; i++)
