@@ -1,207 +1,42 @@
-import { mkdir, open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
-import { applyEntry, encodeEntry, snapshotEntries, type JournalEntry } from './journal-entry.js';
-import { frameRecord, readJournalFile } from './journal-file.js';
+import { FileJournal } from './file-journal.js';
 import { JournaledOutbox } from './journaled-outbox.js';
 import { OutboxState, type OutboxOptions } from './outbox-state.js';
 
 /** Options of the file outbox. */
 export type FsOutboxOptions = OutboxOptions & {
-  /** Compact once the journal grows past this many bytes (default 256 MB; see `FsOutbox`). */
+  /** Compact once the journal grows past this many bytes (default 256 MB; see `FileJournal`). */
   compactAtBytes?: number;
 };
 
-type Waiter = { framed: Buffer[]; resolve: () => void; reject: (err: unknown) => void };
-
-const JOURNAL_NAME = /^journal-(\d{12})\.log$/;
 const DEFAULT_COMPACT_AT_BYTES = 256 * 1024 * 1024;
-/** Snapshot writes go out in slices this big instead of one buffer the size of the state. */
-const WRITE_SLICE_BYTES = 8 * 1024 * 1024;
-
-const journalName = (generation: number): string => `journal-${String(generation).padStart(12, '0')}.log`;
 
 /**
- * The durable outbox: the memory state machine, rebuilt on open from a journal of checksummed
- * records (`journal-<generation>.log`). Every change is applied in memory, then appended; the call
- * resolves after fsync, and calls that arrive together share one write and one fsync (group
- * commit). Compaction writes the live state as the next generation and renames it into place, so
- * the newest generation is always complete; a journal that fails to write stops the outbox (the
- * memory would be ahead of the disk) until it is reopened. Reads answer from memory at once, so
- * they may show a change whose fsync is still under way (a delivery of it is at-least-once anyway).
+ * The durable outbox: the memory state machine, rebuilt on open from its journal (`FileJournal`),
+ * and every change made durable there before the call resolves. Reads answer from memory at once,
+ * so they may show a change whose fsync is still under way (a delivery of it is at-least-once anyway).
  */
 export class FsOutbox extends JournaledOutbox {
-  private waiting: Waiter[] = [];
-  private flushing: Promise<void> | undefined;
-  private compactWanted = false;
-  private failure: unknown;
-  private closed = false;
-
   private constructor(
-    private readonly dir: string,
     state: OutboxState,
-    private handle: FileHandle,
-    private generation: number,
-    private size: number,
-    /** The journal's size right after the last compaction. */
-    private compactedSize: number,
-    private readonly compactAtBytes: number,
+    private readonly file: FileJournal,
   ) {
-    super(state);
+    super(state, file);
   }
 
   /** Open (or create) the outbox in `dir`: replay the newest journal, cutting off a torn tail. */
   static async open(dir: string, options: FsOutboxOptions = {}): Promise<FsOutbox> {
-    await mkdir(dir, { recursive: true });
-    const names = await readdir(dir);
-    // A crash during compaction can leave a half-written snapshot, or an older generation not yet deleted.
-    for (const name of names.filter((n) => n.endsWith('.tmp'))) await unlink(join(dir, name));
-    const generations = names.flatMap((n) => JOURNAL_NAME.exec(n)?.[1] ?? []).map(Number);
-    const generation = generations.length > 0 ? Math.max(...generations) : 1;
-    const path = join(dir, journalName(generation));
     const state = new OutboxState(options);
-    const intact = generations.length > 0 ? await readJournalFile(path, (r) => applyEntry(state, r)) : 0;
-    const handle = await open(path, 'a');
-    try {
-      const { size } = await handle.stat();
-      if (size > intact) {
-        await handle.truncate(intact);
-        await handle.sync();
-      }
-      if (generations.length === 0) await syncDir(dir);
-      for (const old of generations.filter((g) => g !== generation))
-        await unlink(join(dir, journalName(old)));
-    } catch (err) {
-      await handle.close();
-      throw err;
-    }
-    const compactAt = options.compactAtBytes ?? DEFAULT_COMPACT_AT_BYTES;
-    // How much of a replayed journal is superseded is unknown, so the first prune compacts it.
-    return new FsOutbox(dir, state, handle, generation, intact, 0, compactAt);
-  }
-
-  /** A prune compacts when anything was appended since the last compaction. */
-  protected override journalHasGrown(): boolean {
-    return this.size > this.compactedSize;
+    const file = await FileJournal.open(dir, state, options.compactAtBytes ?? DEFAULT_COMPACT_AT_BYTES);
+    return new FsOutbox(state, file);
   }
 
   /** Finish pending writes and close the journal; the outbox refuses changes afterwards. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    while (this.flushing) await this.flushing;
-    await this.handle.close();
-  }
-
-  protected override usable(): void {
-    if (this.closed) throw new Error('the outbox is closed');
-    if (this.failure)
-      throw new Error(`the outbox journal failed to write; reopen it to recover: ${this.failure}`);
-  }
-
-  // Resolves once `entries` (and everything queued before them) is on disk; with no entries it is
-  // still a barrier, so a call that changed nothing cannot overtake an earlier one's fsync.
-  protected override commit(entries: JournalEntry[], compact = false): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ framed: entries.map((e) => frameRecord(encodeEntry(e))), resolve, reject });
-      if (compact) this.compactWanted = true;
-      this.flushing ??= this.flush();
-    });
-  }
-
-  private async flush(): Promise<void> {
-    while (this.waiting.length > 0) {
-      const batch = this.waiting;
-      this.waiting = [];
-      try {
-        if (this.failure) throw this.failure;
-        // Compaction snapshots the memory state, which already holds every change in this batch.
-        const compact =
-          this.compactWanted || this.size >= Math.max(this.compactAtBytes, 2 * this.compactedSize);
-        this.compactWanted = false;
-        if (!compact || !(await this.compact()))
-          await this.append(Buffer.concat(batch.flatMap((w) => w.framed)));
-        for (const waiter of batch) waiter.resolve();
-      } catch (err) {
-        this.failure ??= err;
-        for (const waiter of batch) waiter.reject(err);
-      }
-    }
-    this.flushing = undefined;
-  }
-
-  private async append(bytes: Buffer): Promise<void> {
-    if (bytes.length === 0) return;
-    await this.handle.write(bytes, 0, bytes.length, null);
-    await this.handle.datasync();
-    this.size += bytes.length;
-  }
-
-  /**
-   * Write the live state as the next generation: to a temporary file, fsync, rename, fsync the
-   * folder, then delete the old generation. The snapshot is encoded before the first await, so no
-   * change can slip between the state it shows and the journal that follows it. False when the
-   * snapshot could not be written (say, the disk is full): the old journal is still whole, so the
-   * batch is appended to it instead, and the next try waits until the journal has doubled.
-   */
-  private async compact(): Promise<boolean> {
-    this.state.dropDeliveredBodies();
-    const records = [...snapshotEntries(this.state)].map((e) => frameRecord(encodeEntry(e)));
-    const generation = this.generation + 1;
-    const target = join(this.dir, journalName(generation));
-    let written: number;
-    try {
-      written = await writeSnapshot(`${target}.tmp`, records);
-    } catch (err) {
-      await unlink(`${target}.tmp`).catch(() => undefined);
-      process.emitWarning(`outbox compaction failed, the journal keeps growing: ${String(err)}`);
-      this.compactedSize = this.size;
-      return false;
-    }
-    await rename(`${target}.tmp`, target);
-    await syncDir(this.dir);
-    const handle = await open(target, 'a');
-    await this.handle.close();
-    this.handle = handle;
-    await unlink(join(this.dir, journalName(this.generation)));
-    this.generation = generation;
-    this.size = this.compactedSize = written;
-    return true;
+  close(): Promise<void> {
+    return this.file.close();
   }
 }
 
 /** Open (or create) a file outbox in `dir`. */
 export function openFsOutbox(dir: string, options?: FsOutboxOptions): Promise<FsOutbox> {
   return FsOutbox.open(dir, options);
-}
-
-// A rename or a new file is durable only once the folder that names it is fsynced.
-async function syncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-// Write framed records to a new file in slices and fsync it; returns the bytes written.
-async function writeSnapshot(path: string, records: Buffer[]): Promise<number> {
-  const out = await open(path, 'w');
-  let written = 0;
-  try {
-    for (let i = 0; i < records.length;) {
-      const slice: Buffer[] = [];
-      let bytes = 0;
-      while (i < records.length && (slice.length === 0 || bytes < WRITE_SLICE_BYTES)) {
-        bytes += records[i].length;
-        slice.push(records[i++]);
-      }
-      await out.write(Buffer.concat(slice, bytes));
-      written += bytes;
-    }
-    await out.sync();
-  } finally {
-    await out.close();
-  }
-  return written;
 }

@@ -11,30 +11,37 @@ import { EnqueueListeners } from './enqueue-listeners.js';
 import type { JournalEntry } from './journal-entry.js';
 import type { OutboxState } from './outbox-state.js';
 
-/**
- * The delivery port over the in-memory state machine, with every change handed to `commit` as the
- * journal entries that would replay it. The memory outbox commits nowhere; the file outbox appends
- * and fsyncs. Keeping the port's methods here means the two cannot drift apart in what a change does.
- */
-export abstract class JournaledOutbox implements DeliveryQueue {
-  private readonly listeners = new EnqueueListeners();
-
-  protected constructor(protected readonly state: OutboxState) {}
-
+/** Where an outbox makes its changes durable. */
+export type OutboxJournal = {
   /**
    * Make `entries` durable; resolves once they (and every earlier commit) are. `compact` asks for
    * the journal to be rewritten from the state instead of appended to.
    */
-  protected abstract commit(entries: JournalEntry[], compact?: boolean): Promise<void>;
-
+  commit(entries: JournalEntry[], compact?: boolean): Promise<void>;
   /** Throw when the outbox may not change any more (closed, or its journal failed). */
-  protected usable(): void {}
+  usable(): void;
+  /** Whether the journal holds changes since it was last rewritten (so a prune should compact it). */
+  hasGrown(): boolean;
+};
+
+/**
+ * The delivery port over the in-memory state machine, with every change handed to a journal as
+ * the entries that would replay it: nowhere for the memory outbox, an fsynced file for the file
+ * outbox. The port's methods live here once, so the two cannot drift apart in what a change does.
+ */
+export class JournaledOutbox implements DeliveryQueue {
+  private readonly listeners = new EnqueueListeners();
+
+  constructor(
+    protected readonly state: OutboxState,
+    private readonly journal: OutboxJournal,
+  ) {}
 
   /** Queue payloads in order (known ids skipped); resolves once they are durable. */
   async enqueue(payloads: OutgoingPayload[]): Promise<void> {
-    this.usable();
+    this.journal.usable();
     const added = this.state.enqueue(payloads);
-    await this.commit(added.map((payload): JournalEntry => ({ t: 'enqueued', payload })));
+    await this.journal.commit(added.map((payload): JournalEntry => ({ t: 'enqueued', payload })));
     if (added.length > 0) this.listeners.notify();
   }
 
@@ -45,9 +52,9 @@ export abstract class JournaledOutbox implements DeliveryQueue {
 
   /** Forget a hook's queue, log and sent blocks. */
   async dropHook(hookUuid: string): Promise<void> {
-    this.usable();
+    this.journal.usable();
     this.state.dropHook(hookUuid);
-    await this.commit([{ t: 'dropped', hook: hookUuid }]);
+    await this.journal.commit([{ t: 'dropped', hook: hookUuid }]);
   }
 
   /** Each idle hook's oldest pending payload, if due. */
@@ -67,16 +74,18 @@ export abstract class JournaledOutbox implements DeliveryQueue {
 
   /** Log attempts and apply their outcomes in order, in one commit. */
   async recordAttempts(reports: readonly AttemptReport[]): Promise<void> {
-    this.usable();
+    this.journal.usable();
     const known = reports.filter(({ id, attempt, outcome }) =>
       this.state.recordAttempt(id, attempt, outcome),
     );
-    await this.commit(known.map(({ id, attempt, outcome }) => ({ t: 'attempt', id, attempt, outcome })));
+    await this.journal.commit(
+      known.map(({ id, attempt, outcome }) => ({ t: 'attempt', id, attempt, outcome })),
+    );
   }
 
   /** Fail every pending payload of a hook but the one in flight. */
   async failPending(hookUuid: string, reason: string, inFlight?: string): Promise<void> {
-    this.usable();
+    this.journal.usable();
     const failed = this.state.failPending(hookUuid, reason, inFlight);
     const entry: JournalEntry = {
       t: 'failed_pending',
@@ -85,7 +94,7 @@ export abstract class JournaledOutbox implements DeliveryQueue {
       at: Date.now(),
       except: inFlight,
     };
-    await this.commit(failed > 0 ? [entry] : []);
+    await this.journal.commit(failed > 0 ? [entry] : []);
   }
 
   /** A page of a hook's log, newest first. */
@@ -103,23 +112,18 @@ export abstract class JournaledOutbox implements DeliveryQueue {
 
   /** Queue a logged payload again, behind the hook's pending ones; rejects with BodyGoneError when its body is gone. */
   async redeliver(hookUuid: string, id: string, now: number): Promise<DeliveryRecord | undefined> {
-    this.usable();
+    this.journal.usable();
     const result = this.state.redeliver(hookUuid, id, now);
-    await this.commit(result?.changed ? [{ t: 'redelivered', hook: hookUuid, id, now }] : []);
+    await this.journal.commit(result?.changed ? [{ t: 'redelivered', hook: hookUuid, id, now }] : []);
     return result?.record;
   }
 
   /** Forget settled payloads created before `before`; the commit compacts when something went. */
   async prune(before: number): Promise<number> {
-    this.usable();
+    this.journal.usable();
     const forgotten = this.state.prune(before);
-    await this.commit([{ t: 'pruned', before }], forgotten > 0 || this.journalHasGrown());
+    await this.journal.commit([{ t: 'pruned', before }], forgotten > 0 || this.journal.hasGrown());
     return forgotten;
-  }
-
-  /** Whether the journal holds changes since it was last rewritten (so a prune should compact it). */
-  protected journalHasGrown(): boolean {
-    return false;
   }
 
   /** Call `listener` after each enqueue that added something; returns a function that stops it. */

@@ -1,7 +1,14 @@
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
-import { JournaledOutbox } from './journaled-outbox.js';
+import { JournaledOutbox, type OutboxJournal } from './journaled-outbox.js';
 import { payloadOf } from './outbox-entry.js';
 import { OutboxState, type OutboxOptions } from './outbox-state.js';
+
+/** Nothing to write: the state is all there is. */
+const NO_JOURNAL: OutboxJournal = {
+  commit: () => Promise.resolve(),
+  usable: () => undefined,
+  hasGrown: () => false,
+};
 
 /**
  * The outbox in memory: the whole delivery state machine, nothing on disk, so a restart forgets
@@ -10,12 +17,7 @@ import { OutboxState, type OutboxOptions } from './outbox-state.js';
  */
 export class MemoryOutbox extends JournaledOutbox {
   constructor(options: OutboxOptions = {}) {
-    super(new OutboxState(options));
-  }
-
-  /** Nothing to write: the state is all there is. */
-  protected override commit(): Promise<void> {
-    return Promise.resolve();
+    super(new OutboxState(options), NO_JOURNAL);
   }
 
   /** Every payload whose body is still held, in enqueue order, whatever its state (a test view). */
