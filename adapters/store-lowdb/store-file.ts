@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
-import { DataFile } from 'lowdb/node';
 import { CoalescedWrites } from './coalesced-writes.js';
+import { DurableJsonFile } from './durable-json-file.js';
 import type { LiveJournal } from './live-journal.js';
 import { LIVE_JOURNAL_FILE_NAME, replayJournal, type LiveJournalDocument } from './live-journal.js';
 import { emptyDocument, toStoreDocument, toStoreState } from './store-document.js';
@@ -54,8 +54,8 @@ export class StoreFile {
     this.#main = new CoalescedWrites(() => {
       const seq = journal.seq;
       low.data = toStoreDocument(state, seq);
-      // lowdb's DataFile writes through steno: a temp file renamed over the old, so a crash at any
-      // moment leaves either the previous or this complete file.
+      // A temporary file fsynced and renamed over the old: a crash or power loss at any moment leaves
+      // either the previous or this complete file.
       return low.write().then(() => journal.settle(seq));
     }, path);
     this.#side = new CoalescedWrites(() => {
@@ -73,12 +73,12 @@ export class StoreFile {
   static async open(dataDir: string): Promise<StoreFile> {
     await mkdir(dataDir, { recursive: true });
     const path = join(dataDir, STORE_FILE_NAME);
-    const low = new Low<StoreDocument>(compactJsonFile<StoreDocument>(path), emptyDocument());
+    const low = new Low<StoreDocument>(new DurableJsonFile<StoreDocument>(path), emptyDocument());
     await readOrRefuse(low, path);
     const state = toStoreState(low.data, path);
     const sidePath = join(dataDir, LIVE_JOURNAL_FILE_NAME);
     const side = new Low<LiveJournalDocument | null>(
-      compactJsonFile<LiveJournalDocument | null>(sidePath),
+      new DurableJsonFile<LiveJournalDocument | null>(sidePath),
       null,
     );
     await readOrRefuse(side, sidePath);
@@ -126,15 +126,6 @@ export class StoreFile {
     this.#closed = true;
     await this.flush();
   }
-}
-
-/** A lowdb file adapter that reads and writes compact JSON. */
-function compactJsonFile<T>(path: string): DataFile<T> {
-  // Compact JSON: pretty-printing doubled the time each write blocks the event loop.
-  return new DataFile<T>(path, {
-    parse: (text) => JSON.parse(text) as T,
-    stringify: (data) => JSON.stringify(data),
-  });
 }
 
 /** Read a file into `low`, refusing (and leaving untouched) one that cannot be read. */
