@@ -64,9 +64,11 @@ export class PgHookRepository implements HookRepository {
         [hook.owner],
       );
       if (rows[0].count >= maxPerOwner) return false;
+      // FOR SHARE waits out a live step under way, so the hook starts at the position it leaves
+      // and never counts that step's blocks, which it was not matched against.
       await client.query(
         `INSERT INTO hooks (${HOOK_COLUMNS}, live_base)
-         VALUES ($1, $2, $3, $4, $5, (SELECT evaluated FROM live_stream))`,
+         VALUES ($1, $2, $3, $4, $5, (SELECT evaluated FROM live_stream FOR SHARE))`,
         [
           hook.uuid,
           hook.owner,

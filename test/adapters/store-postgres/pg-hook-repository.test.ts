@@ -147,6 +147,35 @@ if (!(await postgresAvailable())) {
       return heard;
     }
 
+    it('starts a hook inserted during a live step after that step, counting none of its blocks', async () => {
+      // Another process's live step, held open: the progress row locked and moved on by 3 blocks.
+      const step = await secondPool.pool.connect();
+      try {
+        await step.query('BEGIN');
+        await step.query('SELECT evaluated FROM live_stream FOR UPDATE');
+        await step.query('UPDATE live_stream SET evaluated = evaluated + 3, last_height = 103, last_at = 1');
+        const hook = newHook();
+        hook.status = { ...hook.status, enabled: true };
+        const inserted = first.insert(hook, 10);
+        // Let the insert reach the database (it waits on the step's lock when it should).
+        for (let i = 0; i < 40; i++) {
+          const { rows } = await db.pool.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO hooks%'`,
+          );
+          if (rows[0].n > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        await step.query('COMMIT');
+        expect(await inserted).to.equal(true);
+        expect((await first.getByUuid(hook.uuid))?.status).to.include({
+          evaluated_block_count: 0,
+          status: 'new',
+        });
+      } finally {
+        step.release();
+      }
+    });
+
     it('admits exactly maxPerOwner of 20 concurrent inserts by one owner from two processes', async () => {
       const results = await Promise.all(
         Array.from({ length: 20 }, (_, index) => (index % 2 ? first : second).insert(newHook('alice'), 10)),
