@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
+import { pipeline } from 'node:stream';
 
 /** One line of an event-replay TSV: a request a node posted, with its raw JSON body. */
 export type ReplayLine = {
@@ -31,7 +32,10 @@ export async function* readReplayTsv(file: string, progress?: ReadProgress): Asy
   const raw = createReadStream(file, { highWaterMark: CHUNK_BYTES });
   if (progress) raw.on('data', (chunk) => (progress.bytesRead += chunk.length));
   // Large output chunks: gunzip's default 16 KB makes a thread-pool round trip for every 16 KB.
-  const input = file.endsWith('.gz') ? raw.pipe(createGunzip({ chunkSize: CHUNK_BYTES })) : raw;
+  // pipeline, not pipe: a read error reaches the loop below, and stopping early closes the file.
+  const input = file.endsWith('.gz')
+    ? pipeline(raw, createGunzip({ chunkSize: CHUNK_BYTES }), () => undefined)
+    : raw;
   let line = 0;
   const splitter = new LineSplitter();
   for await (const chunk of input as AsyncIterable<Buffer>) {

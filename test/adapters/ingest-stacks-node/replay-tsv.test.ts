@@ -1,4 +1,4 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
@@ -47,6 +47,14 @@ describe('readReplayTsv', () => {
     await writeFile(file, `1\tt\t/new_block\t${body}\n2\tt\t/new_block\t${body}\n`);
     const lines = await readAll(file);
     expect(lines.map((l) => l.body === body)).to.deep.equal([true, true]);
+  });
+
+  it('rejects, instead of waiting forever, when a gzipped file cannot be read', async () => {
+    const folder = join(dir, 'not-a-file.tsv.gz');
+    await mkdir(folder);
+    let error: NodeJS.ErrnoException | undefined;
+    await readAll(folder).catch((err: NodeJS.ErrnoException) => (error = err));
+    expect(error?.code).to.equal('EISDIR');
   });
 
   it('names the file and line of a line without four columns', async () => {
