@@ -98,7 +98,8 @@ function stripHex(hex: string): string {
   return bare.toLowerCase();
 }
 
-// Clarity limits nesting to 32; a deeper value is malformed, and the bound keeps recursion safe.
+// Clarity limits type nesting to 32; the decoder allows twice that, a bound that keeps recursion
+// safe on malformed bytes without refusing anything a node could have produced.
 const MAX_DEPTH = 64;
 
 function need(c: Cursor, length: number): void {
