@@ -194,11 +194,13 @@ function readAddress(c: Cursor): string {
   return c32Address(version, hash, c.cache);
 }
 
+// Contract names in principals and tuple keys: at most 128 bytes of UTF-8, as the library reads them.
 function readName(c: Cursor): string {
   need(c, 1);
   const length = c.bytes[c.pos++];
+  if (length > 128) throw new ClarityDecodeError('name longer than 128 bytes');
   need(c, length);
-  const name = c.bytes.toString('latin1', c.pos, c.pos + length);
+  const name = c.bytes.toString('utf8', c.pos, c.pos + length);
   c.pos += length;
   return name;
 }

@@ -69,10 +69,14 @@ export function readTokenTransfer(tx: WireTransaction, at: number): TransactionP
   };
 }
 
+/** Contract and function names are at most 128 bytes; the library refuses longer ones. */
+const MAX_NAME_BYTES = 128;
+
 /** A name with a one-byte length (contract and function names), as UTF-8 like the library reads it. */
 function readShortString(bytes: Buffer, at: number): { text: string; end: number } {
   need(bytes, at, 1);
   const length = bytes[at];
+  if (length > MAX_NAME_BYTES) throw new Error(`name longer than ${MAX_NAME_BYTES} bytes at byte ${at}`);
   need(bytes, at + 1, length);
   return { text: bytes.toString('utf8', at + 1, at + 1 + length), end: at + 1 + length };
 }

@@ -16,6 +16,7 @@ import {
   createStacksPublicKey,
   createStandardAuth,
   createTenureChangePayload,
+  deserializeTransaction,
   makeSTXTokenTransfer,
   makeUnsignedContractCall,
   makeUnsignedSTXTokenTransfer,
@@ -293,6 +294,31 @@ describe('decodeTransaction', () => {
     expect(() => decodeTransaction(hex.slice(0, -2), mainnet)).to.throw(/truncated/);
     const beforeArgs = hex.length - 2 * (4 + 17 + 8);
     expect(() => decodeTransaction(hex.slice(0, beforeArgs - 8), mainnet)).to.throw(/truncated/);
+  });
+
+  it('refuses a contract or function name over 128 bytes, as the library does', async () => {
+    const tx = await makeUnsignedContractCall({
+      contractAddress: POOL,
+      contractName: 'swap-helper',
+      functionName: 'swap',
+      functionArgs: [Cl.uint(5)],
+      publicKey: alicePub,
+      fee: 1000,
+      nonce: 1,
+      network: 'mainnet',
+    });
+    const hex = tx.serialize();
+    const name = (text: string) => Buffer.from([text.length, ...Buffer.from(text, 'ascii')]).toString('hex');
+    for (const [field, long] of [
+      ['swap-helper', 'c'.repeat(129)],
+      ['swap', 'f'.repeat(129)],
+    ]) {
+      const mutated = hex.replace(name(field), name(long));
+      expect(mutated).to.not.equal(hex);
+      expect(() => deserializeTransaction(mutated)).to.throw();
+      expect(() => decodeTransaction(mutated, mainnet)).to.throw(/longer than 128/);
+    }
+    expect(() => decodeTransaction(hex.replace(name('swap'), name('f'.repeat(128))), mainnet)).to.not.throw();
   });
 
   it('throws on an STX transfer without its full memo', async () => {
