@@ -146,13 +146,19 @@ export class WebhookDispatcher {
       const targets = this.readTargets(due);
       for (const delivery of due) {
         const hook = delivery.payload.hook_uuid;
+        const id = delivery.payload.id;
         const work = targets
-          .then((read) => this.attempt(delivery, read))
-          .catch((err: unknown) =>
-            this.logger.error('delivery attempt failed to record', {
-              id: delivery.payload.id,
-              error: String(err),
-            }),
+          .then(
+            (read) =>
+              this.attempt(delivery, read).catch((err: unknown) =>
+                this.logger.error('delivery attempt failed to record', { id, error: String(err) }),
+              ),
+            // Nothing was sent: the payload stays pending and is taken again.
+            (err: unknown) =>
+              this.logger.error('reading the hook and secret for a delivery failed', {
+                id,
+                error: String(err),
+              }),
           )
           .finally(() => {
             this.inFlight.delete(hook);
