@@ -1,6 +1,6 @@
 import type { LiveProgress } from '../../core/hooks/live-progress.js';
 import type { StoredHook } from '../../core/hooks/record.js';
-import { isLiveProgress, type StoreState } from './store-document.js';
+import { hookShapeProblem, isLiveProgress, type StoreState } from './store-document.js';
 
 /** The side file's name inside the data folder, beside the main file. */
 export const LIVE_JOURNAL_FILE_NAME = 'stackhooks-live.json';
@@ -88,9 +88,11 @@ export function replayJournal(
   if (journal.seq <= mainSeq) return new LiveJournal(mainSeq);
   const changed = new Map<string, number>();
   journal.hooks.forEach((entry, index) => {
-    if (!Number.isSafeInteger(entry?.seq) || !Number.isSafeInteger(entry.base) || !entry.hook?.uuid) {
-      throw refuse(`hooks[${index}] lacks seq, base or hook`);
+    if (!Number.isSafeInteger(entry?.seq) || !Number.isSafeInteger(entry.base)) {
+      throw refuse(`hooks[${index}] lacks seq or base`);
     }
+    const problem = hookShapeProblem(entry.hook);
+    if (problem) throw refuse(`hooks[${index}].hook ${problem}`);
     const stored = state.hooks.get(entry.hook.uuid);
     if (entry.seq <= mainSeq || !stored) return;
     if (stored.owner !== entry.hook.owner || stored.created_at_ms !== entry.hook.created_at_ms) {

@@ -63,12 +63,8 @@ export function toStoreState(document: unknown, file: string): StoreState {
   if (!isObject(secrets)) throw refuse('"consumer_secrets" is not an object');
 
   hooks.forEach((hook: unknown, index) => {
-    if (!isObject(hook) || typeof hook.uuid !== 'string' || typeof hook.owner !== 'string') {
-      throw refuse(`hooks[${index}] has no string uuid and owner`);
-    }
-    if (typeof hook.created_at_ms !== 'number' || !isObject(hook.definition) || !isObject(hook.status)) {
-      throw refuse(`hooks[${index}] (${hook.uuid}) lacks created_at_ms, definition or status`);
-    }
+    const problem = hookShapeProblem(hook);
+    if (problem) throw refuse(`hooks[${index}] ${problem}`);
   });
   if (document.live_seq !== undefined && !Number.isSafeInteger(document.live_seq)) {
     throw refuse('"live_seq" is not an integer');
@@ -97,6 +93,17 @@ export function toStoreState(document: unknown, file: string): StoreState {
   } catch (err) {
     throw refuse((err as Error).message);
   }
+}
+
+/** What makes a value read from a file no stored hook, or undefined when it has a hook's shape. */
+export function hookShapeProblem(hook: unknown): string | undefined {
+  if (!isObject(hook) || typeof hook.uuid !== 'string' || typeof hook.owner !== 'string') {
+    return 'has no string uuid and owner';
+  }
+  if (typeof hook.created_at_ms !== 'number' || !isObject(hook.definition) || !isObject(hook.status)) {
+    return `(${hook.uuid}) lacks created_at_ms, definition or status`;
+  }
+  return undefined;
 }
 
 /** Whether a value read from a file is a live stream progress. */

@@ -117,4 +117,23 @@ describe('lowdb live stream side file', () => {
     expect(readFileSync(side, 'utf-8')).to.equal(broken);
     file = await StoreFile.open(join(dir, 'elsewhere'));
   });
+
+  it('refuses a side-file hook without a definition or status, as the main file refuses one', async () => {
+    await repo.insert(liveHook(), 10);
+    await file.close();
+    const side = join(dir, LIVE_JOURNAL_FILE_NAME);
+    const [stored] = mainDocument().hooks;
+    const hook = { uuid: stored.uuid, owner: stored.owner, created_at_ms: stored.created_at_ms };
+    const broken = JSON.stringify({
+      version: 1,
+      seq: 99,
+      live_stream: { evaluated: 1, last_height: 3, last_at: 30 },
+      hooks: [{ seq: 99, base: 1, hook }],
+    });
+    await writeFile(side, broken);
+    const error = await StoreFile.open(dir).catch((err: Error) => err);
+    expect(error).to.be.instanceOf(Error).with.property('message').that.includes('hooks[0].hook');
+    expect(readFileSync(side, 'utf-8')).to.equal(broken);
+    file = await StoreFile.open(join(dir, 'elsewhere'));
+  });
 });
