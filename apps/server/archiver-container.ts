@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { join } from 'node:path';
 import { Container } from 'inversify';
 import type { Network } from '../../core/hooks/definition.js';
 import { BLOCK_STORE, type BlockStore } from '../../core/ports/block-store.js';
@@ -7,6 +6,7 @@ import { CONTRACT_STORE, type ContractStore } from '../../core/ports/contract-st
 import { SERVICE_SETTINGS, type ServiceSettings } from '../../core/settings.js';
 import { BlockArchiver } from '../../core/use-cases/archive-blocks.js';
 import { openFsArchive, openFsContractStore } from '../../adapters/archive-fs/index.js';
+import { dataFolders } from './data-folders.js';
 import { openPostgresAdapters } from './postgres-adapters.js';
 
 /** Where an archive-only process keeps its blocks: the embedded archive under `dataDir`, or Postgres. */
@@ -30,9 +30,10 @@ export async function openBlockArchiver(options: ArchiverOptions): Promise<OpenA
     ({ blocks, contracts } = postgres);
     close = () => postgres.close();
   } else {
-    const archive = await openFsArchive(join(options.dataDir, 'archive'));
+    const folders = dataFolders(options.dataDir);
+    const archive = await openFsArchive(folders.archive);
     blocks = archive;
-    contracts = await openFsContractStore(join(options.dataDir, 'archive', 'contracts'));
+    contracts = await openFsContractStore(folders.contracts);
     close = () => archive.close();
   }
   const settings: Pick<ServiceSettings, 'network'> = { network: options.network };

@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { join } from 'node:path';
 import type Router from '@koa/router';
 import { Container } from 'inversify';
 import type Koa from 'koa';
@@ -30,6 +29,7 @@ import { DeliveryLog } from '../../core/use-cases/delivery-log.js';
 import { DELIVERY_RANDOM, WebhookDispatcher } from '../../core/use-cases/webhook-dispatcher.js';
 import { createDnsTargetGuard, createGotWebhookSender } from '../../adapters/delivery-got/index.js';
 import { startDeliveryLoop, type DeliveryLoop } from './delivery-loop.js';
+import { dataFolders } from './data-folders.js';
 import { openPostgresAdapters, type PostgresAdapters } from './postgres-adapters.js';
 import { ApiKeys } from '../../core/use-cases/api-keys.js';
 import { ConsumerSecrets } from '../../core/use-cases/consumer-secrets.js';
@@ -125,6 +125,7 @@ export type Stackhooks = {
 /** Build the container with the default adapters, replacing those the caller gives. */
 export async function createStackhooks(options: StackhooksOptions = {}): Promise<Stackhooks> {
   const dataDir = options.dataDir ?? './data';
+  const folders = dataFolders(dataDir);
   const given = options.adapters ?? {};
   const closers: (() => Promise<void>)[] = [];
 
@@ -156,23 +157,20 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     closers.push(() => store.close());
   }
   if (!blocks) {
-    const archive = await openFsArchive(join(dataDir, 'archive'));
+    const archive = await openFsArchive(folders.archive);
     blocks = archive;
     closers.push(() => archive.close());
   }
-  const contracts =
-    given.contracts ??
-    postgres?.contracts ??
-    (await openFsContractStore(join(dataDir, 'archive', 'contracts')));
+  const contracts = given.contracts ?? postgres?.contracts ?? (await openFsContractStore(folders.contracts));
   let eventLog = given.eventLog ?? postgres?.eventLog;
   if (!eventLog) {
-    const opened = await openFsEventLog(join(dataDir, 'events'));
+    const opened = await openFsEventLog(folders.events);
     eventLog = opened;
     closers.push(() => opened.close());
   }
   let deliveries = given.deliveries ?? postgres?.deliveries;
   if (!deliveries) {
-    const outbox = await openFsOutbox(join(dataDir, 'outbox'));
+    const outbox = await openFsOutbox(folders.outbox);
     deliveries = outbox;
     closers.push(() => outbox.close());
   }
