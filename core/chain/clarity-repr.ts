@@ -212,11 +212,17 @@ function readList(c: Cursor, depth: number): Decoded {
   return listRepr(items);
 }
 
+/** A Clarity name, which tuple keys must be (the library refuses a tuple with any other key). */
+const CLARITY_NAME = /^[a-zA-Z]([a-zA-Z0-9]|[-_!?+<>=/*])*$|^[-+=/*]$|^[<>]=?$/;
+
 function readTuple(c: Cursor, depth: number): Decoded {
   const length = readU32(c);
   const entries: { name: string; value: Decoded }[] = [];
   for (let i = 0; i < length; i++) {
     const name = readName(c);
+    if (name.length >= 128 || !CLARITY_NAME.test(name)) {
+      throw new ClarityDecodeError(`tuple key ${JSON.stringify(name)} is not a Clarity name`);
+    }
     entries.push({ name, value: readValue(c, depth + 1) });
   }
   return tupleRepr(entries);

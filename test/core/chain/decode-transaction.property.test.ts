@@ -1,6 +1,10 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import {
+  PayloadType,
+  addressToString,
+  deserializeCV,
+  deserializeTransaction,
   makeUnsignedContractCall,
   makeUnsignedSTXTokenTransfer,
   privateKeyToPublic,
@@ -46,6 +50,56 @@ describe('decodeTransaction (properties)', () => {
     );
   });
 
+  it('refuses whatever damaged contract call the library refuses, and agrees with it on any both read', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        address,
+        contractName,
+        functionName,
+        fc.array(clarityValue, { maxLength: 4 }),
+        fc.nat(),
+        fc.integer({ min: 0, max: 255 }),
+        fc.boolean(),
+        async (contractAddress, name, fn, args, where, byte, cut) => {
+          const tx = await makeUnsignedContractCall({
+            contractAddress,
+            contractName: name,
+            functionName: fn,
+            functionArgs: args,
+            publicKey,
+            fee: 1000,
+            nonce: 1,
+            network: 'mainnet',
+          });
+          const hex = tx.serialize();
+          // Damage the payload and post-conditions (byte 100 on; the authorization is the library's).
+          const at = 2 * (100 + (where % (hex.length / 2 - 100)));
+          const damaged = cut
+            ? hex.slice(0, at)
+            : hex.slice(0, at) + byte.toString(16).padStart(2, '0') + hex.slice(at + 2);
+          const theirs = attempt(() => deserializeTransaction(damaged).payload);
+          const ours = attempt(() => decodeTransaction(damaged, { network: 'mainnet' }).payload);
+          // The library reads past the end of cut bytes without complaint; stackhooks refuses them.
+          if (theirs === undefined)
+            expect(ours, 'stackhooks read what the library refused').to.equal(undefined);
+          if (theirs?.payloadType !== PayloadType.ContractCall || ours?.type !== 'contract_call') return;
+          expect(ours.contract_identifier).to.equal(
+            `${addressToString(theirs.contractAddress)}.${theirs.contractName.content}`,
+          );
+          expect(ours.function_name).to.equal(theirs.functionName.content);
+          expect(ours.args).to.have.length(theirs.functionArgs.length);
+          ours.args.forEach((arg, i) => {
+            // Invalid UTF-8 does not survive the library's decoding; stackhooks keeps the bytes.
+            if (serializeCV(deserializeCV(arg.hex.slice(2))) === arg.hex.slice(2)) {
+              expect(arg.hex).to.equal(`0x${serializeCV(theirs.functionArgs[i])}`);
+            }
+          });
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
   it("reads any STX transfer's recipient, standard or contract, its amount and its raw memo", async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -81,3 +135,12 @@ describe('decodeTransaction (properties)', () => {
     );
   });
 });
+
+/** What `read` returns, or undefined when it throws. */
+function attempt<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
