@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import {
   PayloadType,
+  type ClarityValue,
   addressToString,
   deserializeCV,
   deserializeTransaction,
@@ -28,16 +29,7 @@ describe('decodeTransaction (properties)', () => {
         functionName,
         fc.array(clarityValue, { maxLength: 5 }),
         async (contractAddress, name, fn, args) => {
-          const tx = await makeUnsignedContractCall({
-            contractAddress,
-            contractName: name,
-            functionName: fn,
-            functionArgs: args,
-            publicKey,
-            fee: 1000,
-            nonce: 1,
-            network: 'mainnet',
-          });
+          const tx = await contractCall(contractAddress, name, fn, args);
           expect(decodeTransaction(tx.serialize(), { network: 'mainnet' }).payload).to.deep.equal({
             type: 'contract_call',
             contract_identifier: `${contractAddress}.${name}`,
@@ -61,16 +53,7 @@ describe('decodeTransaction (properties)', () => {
         fc.integer({ min: 0, max: 255 }),
         fc.boolean(),
         async (contractAddress, name, fn, args, where, byte, cut) => {
-          const tx = await makeUnsignedContractCall({
-            contractAddress,
-            contractName: name,
-            functionName: fn,
-            functionArgs: args,
-            publicKey,
-            fee: 1000,
-            nonce: 1,
-            network: 'mainnet',
-          });
+          const tx = await contractCall(contractAddress, name, fn, args);
           const hex = tx.serialize();
           // Damage the payload and post-conditions (byte 100 on; the authorization is the library's).
           const at = 2 * (100 + (where % (hex.length / 2 - 100)));
@@ -135,6 +118,25 @@ describe('decodeTransaction (properties)', () => {
     );
   });
 });
+
+/** A real unsigned mainnet contract call from alice. */
+function contractCall(
+  contractAddress: string,
+  contractName: string,
+  functionName: string,
+  functionArgs: ClarityValue[],
+) {
+  return makeUnsignedContractCall({
+    contractAddress,
+    contractName,
+    functionName,
+    functionArgs,
+    publicKey,
+    fee: 1000,
+    nonce: 1,
+    network: 'mainnet',
+  });
+}
 
 /** What `read` returns, or undefined when it throws. */
 function attempt<T>(read: () => T): T | undefined {
