@@ -61,11 +61,19 @@ describe('the README quick start', function () {
       }
       expect((printed.match(/token_transfer/g) ?? []).length, printed).to.be.at.least(5);
       expect(printed).to.include('stx transfers');
-      const log = await send(server.baseUrl, 'GET', `/chainhooks/v1/me/${hook.body.uuid}/deliveries`, {
-        key,
-      });
-      expect(log.body.total).to.equal(5);
-      expect(log.body.results.every((r: { state: string }) => r.state === 'delivered')).to.equal(true);
+      // An attempt is recorded just after its webhook arrives: wait for the last record too.
+      const delivered = async () => {
+        const log = await send(server.baseUrl, 'GET', `/chainhooks/v1/me/${hook.body.uuid}/deliveries`, {
+          key,
+        });
+        return { total: log.body.total, states: log.body.results.map((r: { state: string }) => r.state) };
+      };
+      let seen = await delivered();
+      while (seen.states.some((state: string) => state !== 'delivered') && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        seen = await delivered();
+      }
+      expect(seen).to.deep.equal({ total: 5, states: Array(5).fill('delivered') });
     } finally {
       receiver.kill('SIGTERM');
       server.child.kill('SIGTERM');
