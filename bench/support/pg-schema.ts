@@ -1,22 +1,17 @@
-// Fresh schemas of the test database for the Postgres bench: a URL naming a new schema, and its removal.
-import { randomBytes } from 'node:crypto';
+// Fresh schemas of the test database for the Postgres bench: the test suites' own helpers, plus
+// the removal of a schema the bench's stackhooks created and migrated itself.
 import pg from 'pg';
+import { freshSchemaUrl, postgresAvailable, TEST_DATABASE_URL } from '../../test/support/postgres.js';
 
-/** The database the bench uses (trust auth on the local server). */
-export const BENCH_DATABASE_URL =
-  process.env.STACKHOOKS_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-/** A URL naming a schema no one has used (`bench_<random>`); stackhooks creates and migrates it. */
+/** A URL naming a schema no one has used (`bench_…`); stackhooks creates and migrates it. */
 export function freshBenchSchema(): { url: string; schema: string } {
-  const schema = `bench_${randomBytes(6).toString('hex')}`;
-  const url = new URL(BENCH_DATABASE_URL);
-  url.searchParams.set('schema', schema);
-  return { url: url.toString(), schema };
+  const url = freshSchemaUrl('bench');
+  return { url, schema: new URL(url).searchParams.get('schema')! };
 }
 
 /** Drop a bench schema and everything in it. */
 export async function dropBenchSchema(schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: BENCH_DATABASE_URL });
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await client.connect();
   try {
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
@@ -26,13 +21,4 @@ export async function dropBenchSchema(schema: string): Promise<void> {
 }
 
 /** Whether the database answers within two seconds. */
-export async function benchDatabaseAnswers(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: BENCH_DATABASE_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
+export const benchDatabaseAnswers = postgresAvailable;
