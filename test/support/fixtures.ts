@@ -7,6 +7,20 @@ import { createGunzip } from 'node:zlib';
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/**
+ * Every node-format recording, with the network its transactions were made for; mainnet ones
+ * first, so that a reader feeding deploys' ABIs forward has genesis ABIs for later mainnet calls.
+ */
+export const NODE_RECORDINGS: readonly { file: string; network: 'mainnet' | 'testnet' }[] = [
+  { file: 'stacks-blockchain-api/mainnet-block0.tsv', network: 'mainnet' },
+  { file: 'stacks-blockchain-api/mainnet-reorg-scenario1.tsv', network: 'mainnet' },
+  { file: 'stacks-blockchain-api/mainnet-out-of-order-microblock.tsv', network: 'mainnet' },
+  { file: 'stacks-blockchain-api/poisonmicroblock.tsv', network: 'mainnet' },
+  { file: 'stacks-blockchain-api/epoch-3-transition.tsv.gz', network: 'testnet' },
+  { file: 'stacks-blockchain-api/regtest-env-pox-4-stack-stx-in-reward-phase-S3.tsv.gz', network: 'testnet' },
+  { file: 'signer-metrics-api/stackerdb-sample-events.tsv.gz', network: 'testnet' },
+];
+
 /** One recorded observer request: a line of an event-replay TSV. */
 export type ReplayRequest = { id: string; received_at: string; path: string; body: unknown };
 

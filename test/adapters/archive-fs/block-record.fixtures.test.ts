@@ -9,18 +9,10 @@ import type { ContractAbi } from '../../../core/chain/contract-abi.js';
 import type { ChainNetwork } from '../../../core/chain/network.js';
 import type { NodeBlock } from '../../../core/chain/node-block.js';
 import { normalizeBlock } from '../../../core/chain/normalize-block.js';
-import { describeWithFixtures, fixturePath, readReplayTsv } from '../../support/fixtures.js';
+import { NODE_RECORDINGS, describeWithFixtures, fixturePath, readReplayTsv } from '../../support/fixtures.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 
-const RECORDINGS: [string, ChainNetwork][] = [
-  ['stacks-blockchain-api/poisonmicroblock.tsv', 'mainnet'],
-  ['stacks-blockchain-api/mainnet-reorg-scenario1.tsv', 'mainnet'],
-  ['stacks-blockchain-api/mainnet-out-of-order-microblock.tsv', 'mainnet'],
-  ['stacks-blockchain-api/mainnet-block0.tsv', 'mainnet'],
-  ['stacks-blockchain-api/epoch-3-transition.tsv.gz', 'testnet'],
-  ['stacks-blockchain-api/regtest-env-pox-4-stack-stx-in-reward-phase-S3.tsv.gz', 'testnet'],
-  ['signer-metrics-api/stackerdb-sample-events.tsv.gz', 'testnet'],
-];
+const RECORDINGS = NODE_RECORDINGS.map(({ file, network }) => [file, network] as const);
 
 /** Every `/new_block` of a recording normalized in order, ABIs of earlier deploys known. */
 async function normalizedBlocks(file: string, network: ChainNetwork): Promise<NormalizedBlock[]> {

@@ -7,18 +7,9 @@ import type { ChainNetwork } from '../../../core/chain/network.js';
 import type { NodeBlock } from '../../../core/chain/node-block.js';
 import { normalizeBlock, type NormalizedBlockResult } from '../../../core/chain/normalize-block.js';
 import { validateChainhookEvent } from '../../support/chainhook-event-schema.js';
-import { describeWithFixtures, fixturePath, readReplayTsv } from '../../support/fixtures.js';
+import { NODE_RECORDINGS, describeWithFixtures, fixturePath, readReplayTsv } from '../../support/fixtures.js';
 
-/** Every node-format recording, with the network its transactions were made for. */
-const NODE_FILES: { file: string; network: ChainNetwork }[] = [
-  { file: 'stacks-blockchain-api/mainnet-block0.tsv', network: 'mainnet' },
-  { file: 'stacks-blockchain-api/mainnet-reorg-scenario1.tsv', network: 'mainnet' },
-  { file: 'stacks-blockchain-api/mainnet-out-of-order-microblock.tsv', network: 'mainnet' },
-  { file: 'stacks-blockchain-api/poisonmicroblock.tsv', network: 'mainnet' },
-  { file: 'stacks-blockchain-api/epoch-3-transition.tsv.gz', network: 'testnet' },
-  { file: 'stacks-blockchain-api/regtest-env-pox-4-stack-stx-in-reward-phase-S3.tsv.gz', network: 'testnet' },
-  { file: 'signer-metrics-api/stackerdb-sample-events.tsv.gz', network: 'testnet' },
-];
+const NODE_FILES = NODE_RECORDINGS;
 const SYNTHETIC_DIR = 'stacks-blockchain-api/synthetic-tx-payloads';
 
 /**

@@ -8,19 +8,10 @@ import { normalizeBlock } from '../../../core/chain/normalize-block.js';
 import type { HookOptions } from '../../../core/hooks/definition.js';
 import { shapePayload } from '../../../core/payload/index.js';
 import { validateChainhookEvent } from '../../support/chainhook-event-schema.js';
-import { describeWithFixtures, readReplayTsv } from '../../support/fixtures.js';
+import { NODE_RECORDINGS, describeWithFixtures, readReplayTsv } from '../../support/fixtures.js';
 import { everyOptionCombination } from './sample-blocks.js';
 
-/** Every node-format recording, mainnet ones first so that genesis ABIs name later mainnet calls. */
-const NODE_FILES: { file: string; network: ChainNetwork }[] = [
-  { file: 'stacks-blockchain-api/mainnet-block0.tsv', network: 'mainnet' },
-  { file: 'stacks-blockchain-api/mainnet-reorg-scenario1.tsv', network: 'mainnet' },
-  { file: 'stacks-blockchain-api/mainnet-out-of-order-microblock.tsv', network: 'mainnet' },
-  { file: 'stacks-blockchain-api/poisonmicroblock.tsv', network: 'mainnet' },
-  { file: 'stacks-blockchain-api/epoch-3-transition.tsv.gz', network: 'testnet' },
-  { file: 'stacks-blockchain-api/regtest-env-pox-4-stack-stx-in-reward-phase-S3.tsv.gz', network: 'testnet' },
-  { file: 'signer-metrics-api/stackerdb-sample-events.tsv.gz', network: 'testnet' },
-];
+const NODE_FILES = NODE_RECORDINGS;
 
 type Recorded = { file: string; network: ChainNetwork; block: NormalizedBlock };
 
