@@ -65,8 +65,8 @@ export function nonMatchingDefinition(i: number, url: string): HookDefinition {
 }
 
 /** `count` chained blocks, each with one signed STX transfer from alice to bob (nonces 0, 1, ...). */
-export async function transferBlocks(count: number): Promise<NodeBlock[]> {
-  const chain = new ChainBuilder({ label: 'bench-deliver' });
+export async function transferBlocks(count: number, label = 'bench-deliver'): Promise<NodeBlock[]> {
+  const chain = new ChainBuilder({ label });
   const bob = addressOf(TEST_KEYS.bob);
   const blocks: NodeBlock[] = [];
   for (let i = 0; i < count; i++) {

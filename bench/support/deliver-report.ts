@@ -1,7 +1,7 @@
 // Numbers and Markdown of the delivery bench: percentiles, best and median of rounds, the machine
 // and how busy other work kept it.
 import { readFileSync } from 'node:fs';
-import { cpus, freemem, totalmem } from 'node:os';
+import { machineLine, ownCpuSeconds } from './measure.js';
 
 /** The value at quantile `q` (0..1) of `values`, nearest-rank; NaN for none. */
 export function percentile(values: readonly number[], q: number): number {
@@ -51,16 +51,6 @@ export function met(ok: boolean): string {
   return ok ? 'yes' : '**no**';
 }
 
-/** One line naming the machine: CPU model, cores, memory, Node version. */
-export function machineLine(): string {
-  const cores = cpus();
-  const gib = (bytes: number) => (bytes / 1024 ** 3).toFixed(1);
-  return (
-    `${cores[0]?.model ?? 'unknown CPU'}, ${cores.length} cores, ${gib(totalmem())} GiB RAM ` +
-    `(${gib(freemem())} GiB free), Node ${process.version}, ${process.platform}/${process.arch}`
-  );
-}
-
 /** `/proc/loadavg` as it reads (1, 5, 15 minute load, runnable/threads, last pid), or "n/a". */
 export function procLoadavg(): string {
   try {
@@ -73,12 +63,6 @@ export function procLoadavg(): string {
 /** The 1-minute load average from /proc/loadavg, NaN where there is none. */
 export function oneMinuteLoad(): number {
   return Number(procLoadavg().split(' ')[0]);
-}
-
-/** CPU seconds this process has used (user + system). */
-export function ownCpuSeconds(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1e6;
 }
 
 // CPU seconds every core of the machine has been busy since boot, from /proc/stat (USER_HZ = 100).
@@ -110,3 +94,5 @@ export function watchOtherLoad(): { stop(childCpuSeconds: number): number | unde
     },
   };
 }
+
+export { machineLine, ownCpuSeconds };

@@ -12,13 +12,8 @@ import { createStackhooks, type Stackhooks } from '../../apps/server/container.j
 import { silentLogger } from '../../adapters/system/index.js';
 import type { HookDefinition } from '../../core/hooks/definition.js';
 import { WEBHOOK_SENDER, type WebhookSender } from '../../core/ports/webhook-sender.js';
-import {
-  ChainBuilder,
-  TEST_KEYS,
-  addressOf,
-  stxTransfer,
-  type NodeBlock,
-} from '../../test/support/block-builder.js';
+import type { NodeBlock } from '../../test/support/block-builder.js';
+import { transferBlocks } from './deliver-hooks.js';
 import { postgresCpuSeconds, processCpuSeconds } from './pg-cpu.js';
 import type { PgReceiver } from './pg-receiver-process.js';
 import { dropBenchSchema, freshBenchSchema } from './pg-schema.js';
@@ -54,15 +49,8 @@ export type DeliveryRun = {
 };
 
 /** `count` chained blocks, each with one signed STX transfer from alice to bob. */
-export async function transferChain(count: number): Promise<NodeBlock[]> {
-  const chain = new ChainBuilder({ label: 'bench-postgres' });
-  const bob = addressOf(TEST_KEYS.bob);
-  const blocks: NodeBlock[] = [];
-  for (let i = 0; i < count; i++) {
-    const transfer = await stxTransfer({ recipient: bob, amount: BigInt(1_000 + i), nonce: i });
-    blocks.push(chain.next({ transactions: [transfer] }));
-  }
-  return blocks;
+export function transferChain(count: number): Promise<NodeBlock[]> {
+  return transferBlocks(count, 'bench-postgres');
 }
 
 function hookDefinition(i: number, origin: string): HookDefinition {
