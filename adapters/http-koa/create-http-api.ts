@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa, { type Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { StackhooksError } from '../../core/hooks/errors.js';
+import type { ServiceCondition } from '../../core/health/service-conditions.js';
 import type { Logger } from '../../core/ports/logger.js';
 import type { ApiKeys } from '../../core/use-cases/api-keys.js';
 import { openApiDocument } from '../../spec/index.js';
@@ -25,10 +26,15 @@ export type HttpApiOptions = HookRouteDeps & {
   chainStatus?: () => Promise<ChainStatus>;
 };
 
-/** What the status route tells about the chain: the canonical tip and how many blocks are archived. */
+/**
+ * What the status route tells beyond Hiro's `{server_version, status}`: the canonical tip, how many
+ * blocks are archived, and the conditions keeping the service from part of its work (`status` stays
+ * `ready`, the literal the official client expects; readiness is told by the conditions).
+ */
 export type ChainStatus = {
   chain_tip: { block_height: number; index_block_hash: string } | null;
   archived_blocks: number;
+  conditions: ServiceCondition[];
 };
 
 /** The hook API as a Koa app (to listen on) and its router (to mount in another Koa app). */

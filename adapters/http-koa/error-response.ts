@@ -11,6 +11,7 @@ const STATUS_BY_CODE: Record<FailureCode, number> = {
   not_found: 404,
   conflict: 409,
   rate_limited: 429,
+  unavailable: 503,
 };
 
 /** The error body of compat.md section 3. */

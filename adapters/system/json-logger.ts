@@ -3,13 +3,21 @@ import type { Logger } from '../../core/ports/logger.js';
 /** Where log lines go; stdout by default. */
 export type LogSink = (line: string) => void;
 
-/** One JSON object a line: `{time, level, msg, ...fields}`. */
+/** One JSON object a line: `{time, level, msg, ...fields}`; debug lines are dropped. */
 export class JsonLogger implements Logger {
   constructor(private readonly sink: LogSink = (line) => process.stdout.write(`${line}\n`)) {}
+
+  /** Dropped: this logger has no level setting, and debug is off by default. */
+  debug(): void {}
 
   /** Log at level info. */
   info(message: string, fields: Record<string, unknown> = {}): void {
     this.write('info', message, fields);
+  }
+
+  /** Log at level warn. */
+  warn(message: string, fields: Record<string, unknown> = {}): void {
+    this.write('warn', message, fields);
   }
 
   /** Log at level error. */
@@ -23,4 +31,4 @@ export class JsonLogger implements Logger {
 }
 
 /** A logger that drops everything, for embedding callers and tests that want quiet. */
-export const silentLogger: Logger = { info: () => {}, error: () => {} };
+export const silentLogger: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };

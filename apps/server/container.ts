@@ -25,6 +25,7 @@ import {
   type DeliverySettings,
   type ServiceSettings,
 } from '../../core/settings.js';
+import { SERVICE_CONDITIONS, ServiceConditions } from '../../core/health/service-conditions.js';
 import { DeliveryLog } from '../../core/use-cases/delivery-log.js';
 import { DELIVERY_RANDOM, WebhookDispatcher } from '../../core/use-cases/webhook-dispatcher.js';
 import { createDnsTargetGuard, createGotWebhookSender } from '../../adapters/delivery-got/index.js';
@@ -103,6 +104,8 @@ export type Stackhooks = {
   liveMatching: LiveMatching;
   dispatcher: WebhookDispatcher;
   deliveryLog: DeliveryLog;
+  /** What keeps the service from part of its work right now (shown on the status route). */
+  conditions: ServiceConditions;
   /** Start sending queued webhooks (the server does; an embedding caller may, or may take payloads itself). */
   startDelivery(): DeliveryLoop;
   /** Become the one process that processes blocks (on Postgres it waits while another holds the lock). */
@@ -197,6 +200,8 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   container.bind(ID_SOURCE).toConstantValue(given.ids ?? new CryptoIdSource());
   container.bind(LOGGER).toConstantValue(logger);
   container.bind(SERVICE_SETTINGS).toConstantValue(settings);
+  const conditions = new ServiceConditions();
+  container.bind(SERVICE_CONDITIONS).toConstantValue(conditions);
   container.bind(DELIVERY_SETTINGS).toConstantValue(delivery);
   container
     .bind(WEBHOOK_SENDER)
@@ -253,6 +258,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
       return {
         chain_tip: tip ? { block_height: tip.height, index_block_hash: tip.hash } : null,
         archived_blocks: await blocks.count(),
+        conditions: conditions.list(),
       };
     },
   });
@@ -270,6 +276,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     liveMatching,
     dispatcher,
     deliveryLog,
+    conditions,
     startDelivery,
     async takeIngestLock(lockOptions) {
       if (postgres) return postgres.takeIngestLock(lockOptions);

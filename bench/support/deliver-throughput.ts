@@ -281,7 +281,9 @@ class StubSender implements WebhookSender {
 // The service's log: info dropped, errors kept for the report (and shown at once on stderr).
 function quietLogger(errors: string[]): Logger {
   return {
+    debug: () => {},
     info: () => {},
+    warn: () => {},
     error: (message, fields) => {
       const line = `${message} ${JSON.stringify(fields ?? {})}`;
       if (errors.length < 20) process.stderr.write(`stackhooks: ${line}\n`);

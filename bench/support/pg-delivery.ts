@@ -198,7 +198,9 @@ export async function drainEmbedded(options: {
     delivery: { allowPrivateTargets: true },
     adapters: {
       logger: {
+        debug: () => undefined,
         info: () => undefined,
+        warn: () => undefined,
         error: (message, fields) => {
           errorLines++;
           if (errorLines <= 5) process.stderr.write(`embedded: ${message} ${JSON.stringify(fields)}\n`);

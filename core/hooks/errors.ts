@@ -1,6 +1,12 @@
 /** The kinds of failure the use cases report; the HTTP edge maps each to one status code. */
 export type FailureCode =
-  'validation' | 'unauthorized' | 'not_found' | 'conflict' | 'limit_exceeded' | 'rate_limited';
+  | 'validation'
+  | 'unauthorized'
+  | 'not_found'
+  | 'conflict'
+  | 'limit_exceeded'
+  | 'rate_limited'
+  | 'unavailable';
 
 /** One failed check, with the path of the field it concerns (`filters.events[0].asset_identifier`). */
 export type FieldProblem = { field: string; message: string };
@@ -28,4 +34,17 @@ export function invalidInput(problems: FieldProblem[]): StackhooksError {
 /** The hook is unknown to this owner (another owner's hook is a 404 too, never a 403). */
 export function hookNotFound(uuid: string): StackhooksError {
   return new StackhooksError('not_found', `hook ${uuid} not found`);
+}
+
+/**
+ * A store cannot take or give data for now (a full disk, an unreachable database): nothing was
+ * acknowledged, and the same request may succeed after `retryAfterSeconds`.
+ */
+export function storeUnavailable(reason: string, retryAfterSeconds = 5): StackhooksError {
+  return new StackhooksError(
+    'unavailable',
+    `store unavailable: ${reason}; retry later`,
+    [],
+    retryAfterSeconds,
+  );
 }

@@ -65,13 +65,25 @@ export async function untilIngested(t: TestServer): Promise<void> {
   }
 }
 
+type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
 /** A logger that keeps what it is told, for tests that check what was logged. */
 export class RecordingLogger implements Logger {
-  readonly lines: { level: 'info' | 'error'; message: string; fields: Record<string, unknown> }[] = [];
+  readonly lines: { level: LogLevel; message: string; fields: Record<string, unknown> }[] = [];
+
+  /** Keep a debug line. */
+  debug(message: string, fields: Record<string, unknown> = {}): void {
+    this.lines.push({ level: 'debug', message, fields });
+  }
 
   /** Keep an info line. */
   info(message: string, fields: Record<string, unknown> = {}): void {
     this.lines.push({ level: 'info', message, fields });
+  }
+
+  /** Keep a warn line. */
+  warn(message: string, fields: Record<string, unknown> = {}): void {
+    this.lines.push({ level: 'warn', message, fields });
   }
 
   /** Keep an error line. */

@@ -17,7 +17,12 @@ describe('routes, prefixes and response headers', () => {
     it(`serves the status at ${path} without a key`, async () => {
       const res = await send(t.baseUrl, 'GET', path);
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.include({ status: 'ready', chain_tip: null, archived_blocks: 0 });
+      expect(res.body).to.deep.include({
+        status: 'ready',
+        chain_tip: null,
+        archived_blocks: 0,
+        conditions: [],
+      });
       expect(res.body.server_version).to.match(/^\d+\.\d+\.\d+/);
     });
   }
