@@ -15,7 +15,7 @@ import { MemoryOutbox } from '../adapters/outbox/index.js';
 import { openLowdbStore } from '../adapters/store-lowdb/index.js';
 import { PgHookRepository, migrate, openDatabase } from '../adapters/store-postgres/index.js';
 import type { NormalizedBlock } from '../core/chain/block.js';
-import { normalizeBlock } from '../core/chain/normalize-block.js';
+import { normalizeBlock } from '../core/stacks-codec/normalize-block.js';
 import type { EventFilter } from '../core/hooks/definition.js';
 import { createHook } from '../core/hooks/lifecycle.js';
 import type { StoredHook } from '../core/hooks/record.js';

@@ -15,8 +15,8 @@ import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { NormalizedBlock } from '../core/chain/block.js';
-import type { NodeBlock } from '../core/chain/node-block.js';
-import { normalizeBlock } from '../core/chain/normalize-block.js';
+import type { NodeBlock } from '../core/stacks-codec/node-block.js';
+import { normalizeBlock } from '../core/stacks-codec/normalize-block.js';
 import type { EventFilter } from '../core/hooks/definition.js';
 import {
   HookIndex,

@@ -5,8 +5,8 @@ import { deserializeTransaction } from '@stacks/transactions';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { NodeBlock } from '../core/chain/node-block.js';
-import { normalizeBlock } from '../core/chain/normalize-block.js';
+import type { NodeBlock } from '../core/stacks-codec/node-block.js';
+import { normalizeBlock } from '../core/stacks-codec/normalize-block.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = process.env.STACKHOOKS_FIXTURES ?? join(root, '..', 'shared', 'fixtures');

@@ -53,3 +53,43 @@ describe('the dependency rule', () => {
     expect(offences).to.deep.equal([]);
   });
 });
+
+/** The project files a core file imports (type-only imports included: a circle of types is still a circle). */
+function coreImports(file: string): string[] {
+  return importsOf(file)
+    .filter((spec) => spec.startsWith('.'))
+    .map((spec) => resolve(dirname(file), spec).replace(/\.js$/, '.ts'))
+    .filter((path) => layerOf(path) === 'core');
+}
+
+describe('the shape of core', () => {
+  it('has no import circle between its files', () => {
+    const graph = new Map(sourceFiles(join(ROOT, 'core')).map((file) => [file, coreImports(file)]));
+    const circles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, path: string[]): void => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        const circle = path.slice(path.indexOf(file)).concat(file);
+        circles.push(circle.map((f) => relative(ROOT, f)).join(' -> '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const next of graph.get(file) ?? []) visit(next, [...path, file]);
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) visit(file, []);
+    expect(circles).to.deep.equal([]);
+  });
+
+  it('keeps the chain model free of the node codec (the codec builds chain blocks, never the reverse)', () => {
+    const offences: string[] = [];
+    for (const file of sourceFiles(join(ROOT, 'core', 'chain'))) {
+      for (const target of coreImports(file)) {
+        if (relative(ROOT, target).startsWith(join('core', 'stacks-codec')))
+          offences.push(`${relative(ROOT, file)} -> ${relative(ROOT, target)}`);
+      }
+    }
+    expect(offences).to.deep.equal([]);
+  });
+});

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ContractAbi } from '../../core/chain/contract-abi.js';
-import type { DeployedContract } from '../../core/chain/normalize-block.js';
+import type { DeployedContract } from '../../core/stacks-codec/normalize-block.js';
 import type { ContractStore } from '../../core/ports/contract-store.js';
 
 /**

@@ -1,10 +1,12 @@
-import type { DeliveryAttempt, DeliveryRecord, DeliveryState } from '../../core/delivery/delivery-record.js';
 import type {
   AppliedBlockRef,
   BlockRef,
+  DeliveryAttempt,
   DeliveryKind,
-  OutgoingPayload,
-} from '../../core/ports/delivery-queue.js';
+  DeliveryRecord,
+  DeliveryState,
+} from '../../core/delivery/delivery-record.js';
+import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
 
 /** The columns a delivery record is read from. */
 export const RECORD_COLUMNS =

@@ -1,5 +1,5 @@
 import type { ContractAbi } from '../../core/chain/contract-abi.js';
-import type { DeployedContract } from '../../core/chain/normalize-block.js';
+import type { DeployedContract } from '../../core/stacks-codec/normalize-block.js';
 import type { ContractStore } from '../../core/ports/contract-store.js';
 import type { Database } from './database.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { NodeBlock } from '../../core/chain/node-block.js';
+import type { NodeBlock } from '../../core/stacks-codec/node-block.js';
 import type { Network } from '../../core/hooks/definition.js';
 import { readReplayTsv, type ReadProgress } from '../../adapters/ingest-stacks-node/index.js';
 import { openBlockArchiver } from '../server/archiver-container.js';

@@ -3,7 +3,7 @@
 // copy is a new block to the archive while the transactions stay exactly the recorded ones.
 import { createHash } from 'node:crypto';
 import { open, readFile } from 'node:fs/promises';
-import type { NodeBlock } from '../../core/chain/node-block.js';
+import type { NodeBlock } from '../../core/stacks-codec/node-block.js';
 
 /** The first `/new_block` line of a replay TSV: its body as text and parsed. */
 export type RecordedBlock = { id: string; receivedAt: string; body: string; block: NodeBlock };

@@ -5,9 +5,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openFsArchive } from '../../adapters/archive-fs/index.js';
 import { readReplayTsv } from '../../adapters/ingest-stacks-node/index.js';
-import type { ChainNetwork } from '../../core/chain/network.js';
-import type { NodeBlock } from '../../core/chain/node-block.js';
-import { normalizeBlock } from '../../core/chain/normalize-block.js';
+import type { ChainNetwork } from '../../core/stacks-codec/network.js';
+import type { NodeBlock } from '../../core/stacks-codec/node-block.js';
+import { normalizeBlock } from '../../core/stacks-codec/normalize-block.js';
 import { timedRate } from './measure.js';
 
 /** Seconds each stage took for the whole file in one round. */

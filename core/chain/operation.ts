@@ -1,5 +1,5 @@
-import type { ContractCallArg, TenureChangeCause, TransactionStatus } from './block.js';
-import type { ClarityValueRepr } from './clarity-repr.js';
+import type { ClarityValueRepr } from './clarity-value.js';
+import type { ContractCallArg, TenureChangeCause, TransactionStatus } from './transaction-payload.js';
 
 /**
  * One operation of a transaction, in the shape of the client's `StacksOperationSchema`, with the

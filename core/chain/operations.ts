@@ -1,4 +1,5 @@
-import type { NormalizedTransaction, TransactionPayload, TransactionStatus } from './block.js';
+import type { NormalizedTransaction } from './block.js';
+import type { TransactionPayload, TransactionStatus } from './transaction-payload.js';
 import type { Currency, NormalizedOperation, OperationAmount } from './operation.js';
 import type { TransactionEvent } from './transaction-event.js';
 

@@ -1,4 +1,11 @@
-import type { AppliedBlockRef, BlockRef, DeliveryKind } from '../ports/delivery-queue.js';
+/** Live payloads come from the chain; evaluation payloads from `POST /me/{uuid}/evaluate`. */
+export type DeliveryKind = 'live' | 'evaluation';
+
+/** A block a payload carries, for the delivery log. */
+export type BlockRef = { index: number; hash: string };
+
+/** A block a payload applies, with the transactions (indexes into the block) the hook was sent. */
+export type AppliedBlockRef = BlockRef & { tx_indexes: number[] };
 
 /** Where a payload is: waiting (first try or a retry), received by the target, or given up on. */
 export type DeliveryState = 'pending' | 'delivered' | 'failed';

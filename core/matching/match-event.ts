@@ -1,4 +1,4 @@
-import type { ClarityValueRepr } from '../chain/clarity-repr.js';
+import type { ClarityValueRepr } from '../chain/clarity-value.js';
 import type { TransactionEvent } from '../chain/transaction-event.js';
 import type { EventFilter, NftValue } from '../hooks/definition.js';
 import { assertNever } from './assert-never.js';

@@ -1,4 +1,4 @@
-import type { ClarityValueRepr } from '../chain/clarity-repr.js';
+import type { ClarityValueRepr } from '../chain/clarity-value.js';
 import type { NftValue } from '../hooks/definition.js';
 
 /**

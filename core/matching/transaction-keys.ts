@@ -1,5 +1,5 @@
 import type { NormalizedTransaction } from '../chain/block.js';
-import type { ClarityValueRepr } from '../chain/clarity-repr.js';
+import type { ClarityValueRepr } from '../chain/clarity-value.js';
 import type { NormalizedOperation } from '../chain/operation.js';
 import type { TransactionEvent } from '../chain/transaction-event.js';
 import type { IndexSlot } from './filter-key.js';

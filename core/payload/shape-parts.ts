@@ -1,5 +1,5 @@
 import type { NormalizedBlockMetadata, NormalizedTransactionMetadata } from '../chain/block.js';
-import type { ClarityValueRepr } from '../chain/clarity-repr.js';
+import type { ClarityValueRepr } from '../chain/clarity-value.js';
 import type { NormalizedOperation } from '../chain/operation.js';
 import { VIEW, type PayloadView } from './payload-view.js';
 import type {

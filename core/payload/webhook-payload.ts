@@ -1,10 +1,5 @@
-import type {
-  BlockIdentifier,
-  ExecutionCost,
-  NormalizedBlockMetadata,
-  TransactionStatus,
-  TransactionType,
-} from '../chain/block.js';
+import type { BlockIdentifier, ExecutionCost, NormalizedBlockMetadata } from '../chain/block.js';
+import type { TransactionStatus, TransactionType } from '../chain/transaction-payload.js';
 import type {
   ContractCallOperation,
   ContractDeployOperation,

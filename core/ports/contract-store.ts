@@ -1,5 +1,5 @@
 import type { ContractAbi } from '../chain/contract-abi.js';
-import type { DeployedContract } from '../chain/normalize-block.js';
+import type { DeployedContract } from '../stacks-codec/normalize-block.js';
 
 /** The contracts deployed so far, so that later calls can name and type their arguments. */
 export interface ContractStore {

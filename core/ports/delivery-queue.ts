@@ -1,14 +1,12 @@
-import type { DeliveryAttempt, DeliveryRecord, DeliveryState } from '../delivery/delivery-record.js';
+import type {
+  AppliedBlockRef,
+  BlockRef,
+  DeliveryAttempt,
+  DeliveryKind,
+  DeliveryRecord,
+  DeliveryState,
+} from '../delivery/delivery-record.js';
 import type { WebhookPayload } from '../payload/webhook-payload.js';
-
-/** Live payloads come from the chain; evaluation payloads from `POST /me/{uuid}/evaluate`. */
-export type DeliveryKind = 'live' | 'evaluation';
-
-/** A block a payload carries, for the delivery log. */
-export type BlockRef = { index: number; hash: string };
-
-/** A block a payload applies, with the transactions (indexes into the block) the hook was sent. */
-export type AppliedBlockRef = BlockRef & { tx_indexes: number[] };
 
 /** One webhook body on its way to one hook's URL. */
 export type OutgoingPayload = {

@@ -1,10 +1,10 @@
 import { inject, injectable } from 'inversify';
 import type { NormalizedBlock } from '../chain/block.js';
 import type { ChainUpdate } from '../chain/chain-update.js';
-import type { AddressMemo } from '../chain/clarity-repr.js';
+import type { AddressMemo } from '../stacks-codec/clarity-repr.js';
 import type { ContractAbi } from '../chain/contract-abi.js';
-import type { NodeBlock } from '../chain/node-block.js';
-import { normalizeBlock, type NormalizedBlockResult } from '../chain/normalize-block.js';
+import type { NodeBlock } from '../stacks-codec/node-block.js';
+import { normalizeBlock, type NormalizedBlockResult } from '../stacks-codec/normalize-block.js';
 import { BLOCK_STORE, type BlockStore } from '../ports/block-store.js';
 import { CONTRACT_STORE, type ContractStore } from '../ports/contract-store.js';
 import { SERVICE_SETTINGS, type ServiceSettings } from '../settings.js';

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
 import type { NormalizedBlock } from '../chain/block.js';
 import type { BlockHeader } from '../chain/block-header.js';
-import type { NodeBlock } from '../chain/node-block.js';
+import type { NodeBlock } from '../stacks-codec/node-block.js';
 import { BLOCK_STORE, type BlockStore } from '../ports/block-store.js';
 import { CHAIN_UPDATE_SINK, type ChainUpdateSink } from '../ports/chain-update-sink.js';
 import { EVENT_LOG, type EventLog } from '../ports/event-log.js';

@@ -1,7 +1,7 @@
 // The event half of the block builder: node-format event bodies, attached with `withEvents`.
 import { serializeCV } from '@stacks/transactions';
 import type { ClarityValue } from '@stacks/transactions';
-import type { NodeEvent } from '../../core/chain/node-block.js';
+import type { NodeEvent } from '../../core/stacks-codec/node-block.js';
 
 /** An event before a block numbers it: its node `type`, the inner object, and whether it was committed. */
 export type EventSpec = { type: NodeEvent['type']; payload: Record<string, unknown>; committed: boolean };

@@ -8,7 +8,7 @@ import {
   serializeCV,
 } from '@stacks/transactions';
 import type { ClarityValue, StacksTransactionWire } from '@stacks/transactions';
-import type { NodeTransaction as ObservedTransaction } from '../../core/chain/node-block.js';
+import type { NodeTransaction as ObservedTransaction } from '../../core/stacks-codec/node-block.js';
 import { EMPTY_ABI, events, zeroCost } from './block-builder-events.js';
 import type { EventSpec } from './block-builder-events.js';
 

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import type { BlockHeader } from '../../core/chain/block-header.js';
 import type { NormalizedBlock } from '../../core/chain/block.js';
-import type { NodeBlock as ObservedBlock, NodeEvent } from '../../core/chain/node-block.js';
+import type { NodeBlock as ObservedBlock, NodeEvent } from '../../core/stacks-codec/node-block.js';
 import { zeroCost } from './block-builder-events.js';
 import type { BuiltTransaction, NodeTransaction } from './block-builder-transactions.js';
 
@@ -37,7 +37,7 @@ export type {
   Signing,
   TxStatus,
 } from './block-builder-transactions.js';
-export type { NodeEvent } from '../../core/chain/node-block.js';
+export type { NodeEvent } from '../../core/stacks-codec/node-block.js';
 
 /** A `/new_block` body as ingest reads it, with the pre-Nakamoto fields all present (Nakamoto's are left out). */
 export type NodeBlock = ObservedBlock & {

@@ -8,7 +8,7 @@ import {
   addressToString,
   type ClarityValue,
 } from '@stacks/transactions';
-import { asciiRepr, listRepr, tupleRepr, utf8Repr } from '../../core/chain/clarity-text.js';
+import { asciiRepr, listRepr, tupleRepr, utf8Repr } from '../../core/stacks-codec/clarity-text.js';
 
 const hex20 = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => Buffer.from(b).toString('hex'));
 

@@ -3,7 +3,7 @@ import { MemoryOutbox } from '../../adapters/outbox/index.js';
 import { silentLogger } from '../../adapters/system/index.js';
 import { createStackhooks, type Stackhooks } from '../../apps/server/container.js';
 import type { HookRecord } from '../../core/hooks/record.js';
-import type { NodeBlock } from '../../core/chain/node-block.js';
+import type { NodeBlock } from '../../core/stacks-codec/node-block.js';
 import type { Network } from '../../core/hooks/definition.js';
 import { sampleDefinition } from './definitions.js';
 import { makeTempDir } from './temp-dir.js';

@@ -2,7 +2,7 @@
 // draws from HARNESS_POOL most of the time and makes a fresh valid value otherwise.
 import { Cl, addressFromVersionHash, addressToString } from '@stacks/transactions';
 import fc from 'fast-check';
-import type { ClarityValueRepr } from '../../../core/chain/clarity-repr.js';
+import type { ClarityValueRepr } from '../../../core/chain/clarity-value.js';
 import { HARNESS_POOL, reprOf } from './pool.js';
 
 /** `0x` and `bytes` random bytes as lower-case hex. */

@@ -7,7 +7,8 @@ import {
   serializeCV,
   type ClarityValue,
 } from '@stacks/transactions';
-import { decodeClarityValue, type ClarityValueRepr } from '../../../core/chain/clarity-repr.js';
+import { decodeClarityValue } from '../../../core/stacks-codec/clarity-repr.js';
+import { type ClarityValueRepr } from '../../../core/chain/clarity-value.js';
 
 /** A mainnet single-sig address (`SP…`) from a fixed byte, so the pool is the same in every run. */
 function address(byte: number): string {

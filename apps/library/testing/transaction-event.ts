@@ -1,7 +1,7 @@
 // Arbitrary transaction events, as normalizeEvent makes them from a node's events.
 import { Cl } from '@stacks/transactions';
 import fc from 'fast-check';
-import { bootAddress } from '../../../core/chain/network.js';
+import { bootAddress } from '../../../core/stacks-codec/network.js';
 import type { TransactionEvent } from '../../../core/chain/transaction-event.js';
 import {
   arbitraryAmount,

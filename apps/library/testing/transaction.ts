@@ -3,11 +3,11 @@ import { Cl } from '@stacks/transactions';
 import fc from 'fast-check';
 import type {
   ContractCallArg,
-  NormalizedTransaction,
   TenureChangeCause,
   TransactionPayload,
   TransactionStatus,
-} from '../../../core/chain/block.js';
+} from '../../../core/chain/transaction-payload.js';
+import type { NormalizedTransaction } from '../../../core/chain/block.js';
 import { buildOperations } from '../../../core/chain/operations.js';
 import type { TransactionEvent } from '../../../core/chain/transaction-event.js';
 import {

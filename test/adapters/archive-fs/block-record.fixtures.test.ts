@@ -6,9 +6,9 @@ import { openFsArchive } from '../../../adapters/archive-fs/index.js';
 import { decodeBlockRecord, encodeBlockRecord } from '../../../adapters/archive-fs/block-record.js';
 import type { NormalizedBlock } from '../../../core/chain/block.js';
 import type { ContractAbi } from '../../../core/chain/contract-abi.js';
-import type { ChainNetwork } from '../../../core/chain/network.js';
-import type { NodeBlock } from '../../../core/chain/node-block.js';
-import { normalizeBlock } from '../../../core/chain/normalize-block.js';
+import type { ChainNetwork } from '../../../core/stacks-codec/network.js';
+import type { NodeBlock } from '../../../core/stacks-codec/node-block.js';
+import { normalizeBlock } from '../../../core/stacks-codec/normalize-block.js';
 import { NODE_RECORDINGS, describeWithFixtures, fixturePath, readReplayTsv } from '../../support/fixtures.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 

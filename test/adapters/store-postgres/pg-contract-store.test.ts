@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { PgContractStore } from '../../../adapters/store-postgres/pg-contract-store.js';
 import type { ContractAbi } from '../../../core/chain/contract-abi.js';
-import type { DeployedContract } from '../../../core/chain/normalize-block.js';
+import type { DeployedContract } from '../../../core/stacks-codec/normalize-block.js';
 import { openTestDatabase, postgresAvailable, TEST_DATABASE_URL } from '../../support/postgres.js';
 
 type TestDatabase = Awaited<ReturnType<typeof openTestDatabase>>;

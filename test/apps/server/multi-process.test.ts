@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import type { NodeBlock } from '../../../core/chain/node-block.js';
+import type { NodeBlock } from '../../../core/stacks-codec/node-block.js';
 import { sampleDefinition } from '../../support/definitions.js';
 import { TEST_API_KEY } from '../../support/api-server.js';
 import { ChainBuilder, TEST_KEYS, addressOf, stxTransfer } from '../../support/block-builder.js';

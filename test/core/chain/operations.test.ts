@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { TransactionPayload } from '../../../core/chain/block.js';
+import type { TransactionPayload } from '../../../core/chain/transaction-payload.js';
 import { buildOperations, STX_CURRENCY, type OperationSource } from '../../../core/chain/operations.js';
 import type { TransactionEvent } from '../../../core/chain/transaction-event.js';
 

@@ -2,7 +2,7 @@
 // subset of the narrowing fields its events, payload and operations give. Hooks built from them
 // reach every path of the index, which random pool filters reach only by luck.
 import type { NormalizedTransaction } from '../../../core/chain/block.js';
-import type { ClarityValueRepr } from '../../../core/chain/clarity-repr.js';
+import type { ClarityValueRepr } from '../../../core/chain/clarity-value.js';
 import type { EventFilter, NftValue } from '../../../core/hooks/definition.js';
 import { balanceAccount } from '../../../core/matching/balance-account.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { NormalizedBlock } from '../../../core/chain/block.js';
-import type { NodeBlock } from '../../../core/chain/node-block.js';
-import { normalizeBlock } from '../../../core/chain/normalize-block.js';
+import type { NodeBlock } from '../../../core/stacks-codec/node-block.js';
+import { normalizeBlock } from '../../../core/stacks-codec/normalize-block.js';
 import { HookIndex, matchBlockReference, type BlockMatches } from '../../../core/matching/index.js';
 import { describeWithFixtures, readReplayTsv } from '../../support/fixtures.js';
 import { FIXTURE_EXPECTATIONS, type FixtureExpectation } from './fixture-expectations/index.js';

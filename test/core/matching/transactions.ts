@@ -1,9 +1,10 @@
 // Transactions for the matcher tests: real signed ones through the block builder and normalizeBlock,
 // and, for the kinds the builder cannot sign (coinbase, tenure change), consistent hand-made ones.
 import { Cl } from '@stacks/transactions';
-import type { NormalizedTransaction, TransactionPayload } from '../../../core/chain/block.js';
+import type { NormalizedTransaction } from '../../../core/chain/block.js';
+import type { TransactionPayload } from '../../../core/chain/transaction-payload.js';
 import { reprOf } from '../../../apps/library/testing/pool.js';
-import { normalizeBlock } from '../../../core/chain/normalize-block.js';
+import { normalizeBlock } from '../../../core/stacks-codec/normalize-block.js';
 import { buildOperations } from '../../../core/chain/operations.js';
 import { ChainBuilder, TEST_KEYS, addressOf, type BuiltTransaction } from '../../support/block-builder.js';
 

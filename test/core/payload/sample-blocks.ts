@@ -1,8 +1,8 @@
 // Normalized blocks of real signed transactions for the payload tests, built without ../shared.
 import { Cl, Pc, makeContractCall, serializeCV } from '@stacks/transactions';
 import type { NormalizedBlock } from '../../../core/chain/block.js';
-import type { NodeBlock as ObservedBlock } from '../../../core/chain/node-block.js';
-import { normalizeBlock } from '../../../core/chain/normalize-block.js';
+import type { NodeBlock as ObservedBlock } from '../../../core/stacks-codec/node-block.js';
+import { normalizeBlock } from '../../../core/stacks-codec/normalize-block.js';
 import type { HookOptions } from '../../../core/hooks/definition.js';
 import { zeroCost } from '../../support/block-builder-events.js';
 import {

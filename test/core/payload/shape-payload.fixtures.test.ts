@@ -2,9 +2,9 @@
 import { expect } from 'chai';
 import type { NormalizedBlock } from '../../../core/chain/block.js';
 import type { ContractAbi } from '../../../core/chain/contract-abi.js';
-import type { ChainNetwork } from '../../../core/chain/network.js';
-import type { NodeBlock } from '../../../core/chain/node-block.js';
-import { normalizeBlock } from '../../../core/chain/normalize-block.js';
+import type { ChainNetwork } from '../../../core/stacks-codec/network.js';
+import type { NodeBlock } from '../../../core/stacks-codec/node-block.js';
+import { normalizeBlock } from '../../../core/stacks-codec/normalize-block.js';
 import type { HookOptions } from '../../../core/hooks/definition.js';
 import { shapePayload } from '../../../core/payload/index.js';
 import { validateChainhookEvent } from '../../support/chainhook-event-schema.js';

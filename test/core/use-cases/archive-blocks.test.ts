@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Cl, serializeCV } from '@stacks/transactions';
 import { expect } from 'chai';
 import type { ContractAbi } from '../../../core/chain/contract-abi.js';
-import type { NodeBlock } from '../../../core/chain/node-block.js';
+import type { NodeBlock } from '../../../core/stacks-codec/node-block.js';
 import { openBlockArchiver, type OpenArchiver } from '../../../apps/server/archiver-container.js';
 import { openFsArchive } from '../../../adapters/archive-fs/index.js';
 import {

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { MemoryOutbox } from '../../../adapters/outbox/index.js';
 import { LowdbHookRepository, StoreFile } from '../../../adapters/store-lowdb/index.js';
 import type { NormalizedBlock } from '../../../core/chain/block.js';
-import { normalizeBlock } from '../../../core/chain/normalize-block.js';
+import { normalizeBlock } from '../../../core/stacks-codec/normalize-block.js';
 import type { HookOptions } from '../../../core/hooks/definition.js';
 import { createHook } from '../../../core/hooks/lifecycle.js';
 import type { LiveStep } from '../../../core/hooks/live-progress.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { NodeBlock } from '../../../core/chain/node-block.js';
+import type { NodeBlock } from '../../../core/stacks-codec/node-block.js';
 import { validateChainhookEvent } from '../../support/chainhook-event-schema.js';
 import { describeWithFixtures, readReplayTsv } from '../../support/fixtures.js';
 import { startLiveStack, type LiveStack } from '../../support/live-stack.js';

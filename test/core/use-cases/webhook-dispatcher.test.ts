@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
-import type { NodeBlock } from '../../../core/chain/node-block.js';
+import type { NodeBlock } from '../../../core/stacks-codec/node-block.js';
 import { sampleDefinition } from '../../support/definitions.js';
 import { startTestServer, TEST_API_KEY, type TestServer } from '../../support/api-server.js';
 import { ChainBuilder, TEST_KEYS, addressOf, stxTransfer } from '../../support/block-builder.js';

@@ -11,7 +11,7 @@ import {
   privateKeyToPublic,
   serializeCV,
 } from '@stacks/transactions';
-import { decodeTransaction } from '../../../core/chain/decode-transaction.js';
+import { decodeTransaction } from '../../../core/stacks-codec/decode-transaction.js';
 import { TEST_KEYS } from '../../support/block-builder.js';
 import { address, clarityValue, clarityValueRepr, contractName } from '../../support/clarity-values.js';
 

@@ -7,7 +7,7 @@ import {
   createReprCache,
   decodeClarityValue,
   decodeClarityValuesAt,
-} from '../../../core/chain/clarity-repr.js';
+} from '../../../core/stacks-codec/clarity-repr.js';
 
 const ALEX = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9';
 const TESTNET = 'ST1PQHQKV0RJXZFY1DGX8MNSNYVE3VGZJSRTPGZGM';

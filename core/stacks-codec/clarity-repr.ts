@@ -1,8 +1,6 @@
+import type { ClarityValueRepr } from '../chain/clarity-value.js';
 import { encodeC32Address } from './c32-address.js';
 import { asciiRepr, listRepr, tupleRepr, utf8Repr, type Decoded } from './clarity-text.js';
-
-/** A Clarity value as payloads show it: `0x` serialization, canonical repr and inferred type name. */
-export type ClarityValueRepr = { hex: string; repr: string; type: string };
 
 /**
  * Memo tables shared by the decodes of one block. Blocks repeat values (`(ok true)` results, the

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { serializeCV, type ClarityValue } from '@stacks/transactions';
-import { decodeClarityValue } from '../../../core/chain/clarity-repr.js';
+import { decodeClarityValue } from '../../../core/stacks-codec/clarity-repr.js';
 import { clarityValue, clarityValueRepr } from '../../support/clarity-values.js';
 
 /** Every principal inside a value, as the library holds it (without the quote). */

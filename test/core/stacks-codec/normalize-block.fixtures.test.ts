@@ -3,9 +3,9 @@ import { expect } from 'chai';
 import { readFileSync, readdirSync } from 'node:fs';
 import type { NormalizedBlock } from '../../../core/chain/block.js';
 import type { ContractAbi } from '../../../core/chain/contract-abi.js';
-import type { ChainNetwork } from '../../../core/chain/network.js';
-import type { NodeBlock } from '../../../core/chain/node-block.js';
-import { normalizeBlock, type NormalizedBlockResult } from '../../../core/chain/normalize-block.js';
+import type { ChainNetwork } from '../../../core/stacks-codec/network.js';
+import type { NodeBlock } from '../../../core/stacks-codec/node-block.js';
+import { normalizeBlock, type NormalizedBlockResult } from '../../../core/stacks-codec/normalize-block.js';
 import { validateChainhookEvent } from '../../support/chainhook-event-schema.js';
 import { NODE_RECORDINGS, describeWithFixtures, fixturePath, readReplayTsv } from '../../support/fixtures.js';
 

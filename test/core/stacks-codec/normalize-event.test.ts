@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { Cl, serializeCV } from '@stacks/transactions';
-import { createReprCache } from '../../../core/chain/clarity-repr.js';
-import type { NodeEvent } from '../../../core/chain/node-block.js';
-import { normalizeEvent } from '../../../core/chain/transaction-event.js';
+import { createReprCache } from '../../../core/stacks-codec/clarity-repr.js';
+import type { NodeEvent } from '../../../core/stacks-codec/node-block.js';
+import { normalizeEvent } from '../../../core/stacks-codec/normalize-event.js';
 
 const BOOT = 'SP000000000000000000002Q6VF78';
 const ALICE = 'SP2ZP4GJDZJ1FDHTQ963F0292PE9J9752TZJ68F21';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { AddressHashMode } from '@stacks/transactions';
-import { addressVersion, bootAddress } from '../../../core/chain/network.js';
+import { addressVersion, bootAddress } from '../../../core/stacks-codec/network.js';
 
 describe('addressVersion', () => {
   it('gives single-sig P2PKH the SP version on mainnet and ST on testnet', () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { addressFromVersionHash, addressToString } from '@stacks/transactions';
-import { encodeC32Address } from '../../../core/chain/c32-address.js';
+import { encodeC32Address } from '../../../core/stacks-codec/c32-address.js';
 
 /** 20 bytes as hex, often starting with zero bytes (which c32check spells out as leading 0s). */
 const hash160 = fc

@@ -3,11 +3,11 @@ import type {
   NormalizedBlock,
   NormalizedBlockMetadata,
   NormalizedTransaction,
-  TransactionPayload,
-} from './block.js';
+} from '../chain/block.js';
+import type { TransactionPayload } from '../chain/transaction-payload.js';
 import { decodeBurnchainTransaction } from './burnchain-operation.js';
 import { createReprCache, decodeClarityValue, type AddressMemo, type ReprCache } from './clarity-repr.js';
-import type { AbiLookup, ContractAbi } from './contract-abi.js';
+import type { AbiLookup, ContractAbi } from '../chain/contract-abi.js';
 import { decodeTransaction, type DecodedTransaction } from './decode-transaction.js';
 import { bootAddress, type ChainNetwork } from './network.js';
 import {
@@ -17,8 +17,9 @@ import {
   type NodeExecutionCost,
   type NodeTransaction,
 } from './node-block.js';
-import { withOperations } from './operations.js';
-import { normalizeEvent, type TransactionEvent } from './transaction-event.js';
+import { withOperations } from '../chain/operations.js';
+import { normalizeEvent } from './normalize-event.js';
+import { type TransactionEvent } from '../chain/transaction-event.js';
 
 /** What normalization needs besides the block: the deployment's network and the ABIs of earlier blocks. */
 export type NormalizeContext = {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { decodeBurnchainTransaction } from '../../../core/chain/burnchain-operation.js';
-import type { NodeEvent, NodeStacksAddress } from '../../../core/chain/node-block.js';
+import { decodeBurnchainTransaction } from '../../../core/stacks-codec/burnchain-operation.js';
+import type { NodeEvent, NodeStacksAddress } from '../../../core/stacks-codec/node-block.js';
 
 const SENDER = 'SP2ZP4GJDZJ1FDHTQ963F0292PE9J9752TZJ68F21';
 const RECIPIENT = 'SMQ5V9ZVGN62G1X3VJNM2MF64SG6JXS8SKVNTGZQ';

@@ -16,11 +16,12 @@ import {
   type PostConditionWire,
   type SpendingCondition,
 } from '@stacks/transactions';
-import type { TenureChangeCause as CauseName, TransactionPayload } from './block.js';
+import type { TenureChangeCause as CauseName, TransactionPayload } from '../chain/transaction-payload.js';
 import { c32Address, createReprCache, type ReprCache } from './clarity-repr.js';
-import type { AbiLookup } from './contract-abi.js';
+import type { AbiLookup } from '../chain/contract-abi.js';
 import { addressVersion, type ChainNetwork } from './network.js';
-import { decodePostConditions, type PostConditions } from './post-condition.js';
+import { decodePostConditions } from './decode-post-conditions.js';
+import { type PostConditions } from '../chain/post-condition.js';
 import { readContractCall, readTokenTransfer } from './wire-payload.js';
 
 /** What a raw transaction says about itself: who sent it, what it pays, what it does. */

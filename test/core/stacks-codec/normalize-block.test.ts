@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { Cl, deserializeTransaction, serializeCV } from '@stacks/transactions';
 import type { ContractAbi } from '../../../core/chain/contract-abi.js';
-import { InvalidNodeBlockError, type NodeBlock } from '../../../core/chain/node-block.js';
-import { normalizeBlock, type NormalizeContext } from '../../../core/chain/normalize-block.js';
+import { InvalidNodeBlockError, type NodeBlock } from '../../../core/stacks-codec/node-block.js';
+import { normalizeBlock, type NormalizeContext } from '../../../core/stacks-codec/normalize-block.js';
 import {
   ChainBuilder,
   TEST_KEYS,

@@ -3,11 +3,12 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import type { NormalizedTransaction } from '../../../core/chain/block.js';
-import { decodeClarityValue, type ClarityValueRepr } from '../../../core/chain/clarity-repr.js';
+import { decodeClarityValue } from '../../../core/stacks-codec/clarity-repr.js';
+import { type ClarityValueRepr } from '../../../core/chain/clarity-value.js';
 import type { ContractAbi } from '../../../core/chain/contract-abi.js';
-import { decodeTransaction, type DecodedTransaction } from '../../../core/chain/decode-transaction.js';
-import type { NodeBlock, NodeTransaction } from '../../../core/chain/node-block.js';
-import { normalizeBlock } from '../../../core/chain/normalize-block.js';
+import { decodeTransaction, type DecodedTransaction } from '../../../core/stacks-codec/decode-transaction.js';
+import type { NodeBlock, NodeTransaction } from '../../../core/stacks-codec/node-block.js';
+import { normalizeBlock } from '../../../core/stacks-codec/normalize-block.js';
 import type { PostCondition } from '../../../core/chain/post-condition.js';
 import { describeWithFixtures, fixturePath, readReplayTsv } from '../../support/fixtures.js';
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { abiTypeName, functionArgTypes, type ContractAbi } from '../../../core/chain/contract-abi.js';
+import { abiTypeName, functionArgTypes } from '../../../core/stacks-codec/abi-signature.js';
+import { type ContractAbi } from '../../../core/chain/contract-abi.js';
 
 const abi: ContractAbi = {
   functions: [

@@ -25,7 +25,7 @@ import {
   type PayloadInput,
 } from '@stacks/transactions';
 import type { ContractAbi } from '../../../core/chain/contract-abi.js';
-import { decodeTransaction } from '../../../core/chain/decode-transaction.js';
+import { decodeTransaction } from '../../../core/stacks-codec/decode-transaction.js';
 import { TEST_KEYS, addressOf } from '../../support/block-builder.js';
 
 const alicePub = String(privateKeyToPublic(TEST_KEYS.alice));

@@ -6,7 +6,7 @@ import {
   makeUnsignedSTXTokenTransfer,
   privateKeyToPublic,
 } from '@stacks/transactions';
-import { decodeTransaction } from '../../../core/chain/decode-transaction.js';
+import { decodeTransaction } from '../../../core/stacks-codec/decode-transaction.js';
 import { TEST_KEYS, addressOf } from '../../support/block-builder.js';
 
 const alicePub = String(privateKeyToPublic(TEST_KEYS.alice));

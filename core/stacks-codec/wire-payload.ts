@@ -1,6 +1,7 @@
-import type { ContractCallArg, TransactionPayload } from './block.js';
+import type { ContractCallArg, TransactionPayload } from '../chain/transaction-payload.js';
 import { c32Address, decodeClarityValuesAt, type ReprCache } from './clarity-repr.js';
-import { functionArgTypes, type AbiLookup } from './contract-abi.js';
+import { functionArgTypes } from './abi-signature.js';
+import { type AbiLookup } from '../chain/contract-abi.js';
 
 // The two commonest payloads, read straight from the transaction's bytes. The library would decode
 // every Clarity value into objects and c32-encode each principal in them without a memo (two

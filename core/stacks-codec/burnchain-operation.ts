@@ -1,4 +1,4 @@
-import type { TransactionPayload } from './block.js';
+import type { TransactionPayload } from '../chain/transaction-payload.js';
 import type { DecodedTransaction } from './decode-transaction.js';
 import { bootAddress, type ChainNetwork } from './network.js';
 import type { NodeBurnchainOp, NodeEvent } from './node-block.js';
