@@ -5,6 +5,7 @@ import type { AddressMemo } from '../stacks-codec/clarity-repr.js';
 import type { ContractAbi } from '../chain/contract-abi.js';
 import type { NodeBlock } from '../stacks-codec/node-block.js';
 import { normalizeBlock, type NormalizedBlockResult } from '../stacks-codec/normalize-block.js';
+import { bootContractAbi } from '../contracts/boot-contracts.js';
 import { BLOCK_STORE, type BlockStore } from '../ports/block-store.js';
 import { CONTRACT_STORE, type ContractStore } from '../ports/contract-store.js';
 import { SERVICE_SETTINGS, type ServiceSettings } from '../settings.js';
@@ -72,14 +73,16 @@ export class BlockArchiver {
   }
 
   // Normalization is synchronous: ABIs it missed are fetched and the block normalized once more.
+  // A deploy the store keeps wins over the shipped boot ABIs (it is what this chain's node reported).
   private async normalize(nodeBlock: NodeBlock): Promise<NormalizedBlockResult> {
     const missing = new Set<string>();
+    const { network } = this.settings;
     const lookupAbi = (id: string) => {
       const cached = this.abis.get(id);
       if (cached === undefined) missing.add(id);
-      return cached ?? undefined;
+      return cached ?? bootContractAbi(id, network);
     };
-    const context = { network: this.settings.network, lookupAbi, addresses: this.addresses };
+    const context = { network, lookupAbi, addresses: this.addresses };
     const first = normalizeBlock(nodeBlock, context);
     if (missing.size === 0) return first;
     const found = await this.contracts.getAbis([...missing]);
