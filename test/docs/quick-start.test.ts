@@ -61,7 +61,8 @@ describe('the README quick start', function () {
       }
       expect((printed.match(/token_transfer/g) ?? []).length, printed).to.be.at.least(5);
       expect(printed).to.include('stx transfers');
-      // An attempt is recorded just after its webhook arrives: wait for the last record too.
+      // An attempt is recorded just after its webhook arrives, and a payload is listed once queued:
+      // wait until all five are listed and delivered.
       const delivered = async () => {
         const log = await send(server.baseUrl, 'GET', `/chainhooks/v1/me/${hook.body.uuid}/deliveries`, {
           key,
@@ -69,7 +70,8 @@ describe('the README quick start', function () {
         return { total: log.body.total, states: log.body.results.map((r: { state: string }) => r.state) };
       };
       let seen = await delivered();
-      while (seen.states.some((state: string) => state !== 'delivered') && Date.now() < deadline) {
+      const settled = () => seen.total >= 5 && seen.states.every((state: string) => state === 'delivered');
+      while (!settled() && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 100));
         seen = await delivered();
       }
