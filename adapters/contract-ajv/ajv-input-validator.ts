@@ -21,8 +21,9 @@ export class AjvInputValidator implements InputValidator {
       throw invalidInput(fieldProblems(errors, subject, input.root, this.#contract.discriminatorTags));
     }
     if (name === 'list-query') {
-      const { offset, limit } = subject as { offset: number; limit: number };
-      return { offset, limit } as InputShapes[K];
+      const { offset, limit, name: text, status, enabled } = subject as InputShapes['list-query'];
+      const filters = Object.entries({ name: text, status, enabled }).filter(([, v]) => v !== undefined);
+      return { offset, limit, ...Object.fromEntries(filters) } as InputShapes[K];
     }
     if (name === 'deliveries-query') {
       const { state, offset, limit } = subject as InputShapes['deliveries-query'];

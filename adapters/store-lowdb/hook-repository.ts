@@ -1,6 +1,7 @@
 import { inject, injectable } from 'inversify';
 import type { LiveProgress, LiveStep } from '../../core/hooks/live-progress.js';
 import { advanceProgress, rebase, withLiveProgress } from '../../core/hooks/live-progress.js';
+import { isListFiltered, matchesListFilter, type HookListFilter } from '../../core/hooks/list-filter.js';
 import type { StoredHook } from '../../core/hooks/record.js';
 import type { HookPage, HookRepository, HookSelection } from '../../core/ports/hook-repository.js';
 import { compareHooks } from './hook-table.js';
@@ -46,12 +47,21 @@ export class LowdbHookRepository implements HookRepository {
     return found.filter((hook) => hook !== undefined).map((hook) => this.#view(hook));
   }
 
-  /** A page of one owner's hooks, oldest first. */
-  async list(owner: string, offset: number, limit: number): Promise<HookPage> {
+  /** A page of one owner's hooks that pass the filter, oldest first. */
+  async list(owner: string, offset: number, limit: number, filter: HookListFilter = {}): Promise<HookPage> {
     const owned = this.file.state.hooks.ownedBy(owner);
     const start = Math.max(0, offset);
-    const page = owned.slice(start, start + Math.max(0, limit));
-    return { total: owned.length, results: page.map((hook) => this.#view(hook)) };
+    if (!isListFiltered(filter)) {
+      const page = owned.slice(start, start + Math.max(0, limit));
+      return { total: owned.length, results: page.map((hook) => this.#view(hook)) };
+    }
+    // Matched as shown, without a copy of every hook: only the page is copied.
+    const { hooks, liveStream } = this.file.state;
+    const passing = owned.filter((hook) =>
+      matchesListFilter(withLiveProgress(hook, hooks.baseOf(hook.uuid), liveStream), filter),
+    );
+    const page = passing.slice(start, start + Math.max(0, limit));
+    return { total: passing.length, results: page.map((hook) => this.#view(hook)) };
   }
 
   /** Replace one hook by `change(latest)`; the change may not alter its uuid, owner or creation time. */

@@ -6,6 +6,7 @@ import {
   type LiveProgress,
   type LiveStep,
 } from '../../core/hooks/live-progress.js';
+import { isListFiltered, matchesListFilter, type HookListFilter } from '../../core/hooks/list-filter.js';
 import type { StoredHook } from '../../core/hooks/record.js';
 import type { HookPage, HookRepository, HookSelection } from '../../core/ports/hook-repository.js';
 import type { Database } from './database.js';
@@ -111,8 +112,9 @@ export class PgHookRepository implements HookRepository {
     return rows.map(toHook);
   }
 
-  /** A page of one owner's hooks, oldest first, with the owner's total. */
-  async list(owner: string, offset: number, limit: number): Promise<HookPage> {
+  /** A page of one owner's hooks that pass the filter, oldest first, with their total. */
+  async list(owner: string, offset: number, limit: number, filter: HookListFilter = {}): Promise<HookPage> {
+    if (isListFiltered(filter)) return this.#filteredList(owner, offset, limit, filter);
     // The window count is taken before OFFSET/LIMIT, so a non-empty page carries the total itself.
     const { rows } = await this.db.pool.query<HookRow & { total: number }>(
       `SELECT ${READ_COLUMNS}, count(*) OVER ()::int AS total FROM ${HOOKS_WITH_PROGRESS} WHERE owner = $1
@@ -125,6 +127,25 @@ export class PgHookRepository implements HookRepository {
       [owner],
     );
     return { total: counted.rows[0].total, results: [] };
+  }
+
+  /**
+   * The status a filter names is the one shown, derived from the live progress, so the owner's rows
+   * are read and matched here (an owner holds at most the configured thousands of hooks).
+   */
+  async #filteredList(
+    owner: string,
+    offset: number,
+    limit: number,
+    filter: HookListFilter,
+  ): Promise<HookPage> {
+    const { rows } = await this.db.pool.query<HookRow>(
+      `SELECT ${READ_COLUMNS} FROM ${HOOKS_WITH_PROGRESS} WHERE owner = $1 ${LISTING_ORDER}`,
+      [owner],
+    );
+    const passing = rows.map(toHook).filter((hook) => matchesListFilter(hook, filter));
+    const start = Math.max(0, offset);
+    return { total: passing.length, results: passing.slice(start, start + Math.max(0, limit)) };
   }
 
   /** Replace one hook by `change(latest)`; the change may not alter its uuid, owner or creation time. */

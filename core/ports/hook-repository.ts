@@ -1,4 +1,5 @@
 import type { LiveProgress, LiveStep } from '../hooks/live-progress.js';
+import type { HookListFilter } from '../hooks/list-filter.js';
 import type { HookStatusValue, StoredHook } from '../hooks/record.js';
 
 /** Which of an owner's hooks a bulk change touches; the given fields combine with AND. */
@@ -9,7 +10,7 @@ export type HookSelection = {
   statuses?: HookStatusValue[];
 };
 
-/** One page of an owner's hooks, oldest first, with the owner's total. */
+/** One page of an owner's hooks, oldest first, with how many the listing holds in all. */
 export type HookPage = { total: number; results: StoredHook[] };
 
 /**
@@ -30,8 +31,8 @@ export interface HookRepository {
   getByUuid(uuid: string): Promise<StoredHook | undefined>;
   /** The hooks with these uuids that exist, whoever owns them, in no set order: one read for a batch of deliveries. */
   getByUuids(uuids: readonly string[]): Promise<StoredHook[]>;
-  /** A page of one owner's hooks, oldest first. */
-  list(owner: string, offset: number, limit: number): Promise<HookPage>;
+  /** A page of one owner's hooks that pass `filter` (all by default), oldest first, with their total. */
+  list(owner: string, offset: number, limit: number, filter?: HookListFilter): Promise<HookPage>;
   /** Replace one hook by `change(latest)`; undefined when the owner has no such hook. */
   update(
     owner: string,

@@ -11,7 +11,7 @@ export type InputShapes = {
     filters?: { uuids?: string[]; webhook_url?: string; statuses?: HookStatusValue[] };
   };
   evaluate: { block_height?: number; index_block_hash?: string };
-  'list-query': { offset: number; limit: number };
+  'list-query': { offset: number; limit: number; name?: string; status?: HookStatusValue; enabled?: boolean };
   uuid: string;
   'deliveries-query': { state?: 'pending' | 'delivered' | 'failed'; offset: number; limit: number };
   'delivery-id': string;

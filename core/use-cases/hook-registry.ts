@@ -56,10 +56,10 @@ export class HookRegistry {
     return toHookRecord(hook);
   }
 
-  /** A page of the owner's hooks, oldest first. */
+  /** A page of the owner's hooks, oldest first, narrowed by the query's filters when it has any. */
   async list(owner: string, query: unknown): Promise<HookListing> {
-    const { offset, limit } = this.input.check('list-query', query);
-    const page = await this.hooks.list(owner, offset, limit);
+    const { offset, limit, ...filter } = this.input.check('list-query', query);
+    const page = await this.hooks.list(owner, offset, limit, filter);
     return { limit, offset, total: page.total, results: page.results.map(toHookRecord) };
   }
 

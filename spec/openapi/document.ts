@@ -1,6 +1,16 @@
 import { ERROR_RESPONSES, apiPaths } from './paths.js';
 import { componentRef, schemaComponents, type Json } from './schema-components.js';
 
+/** An optional query parameter whose schema is a property of the query's schema. */
+function queryParameter(query: 'ListQuery' | 'DeliveriesQuery', name: string): Json {
+  return {
+    name,
+    in: 'query',
+    required: false,
+    schema: { $ref: `#/components/schemas/${query}/properties/${name}` },
+  };
+}
+
 /** The OpenAPI 3.1 document of the API, built from the schema files; `generate.ts` writes it to `spec/openapi.json`. */
 export function buildOpenApiDocument(): Record<string, Json> {
   return {
@@ -37,30 +47,13 @@ export function buildOpenApiDocument(): Record<string, Json> {
           description: "The hook's uuid.",
           schema: componentRef('Uuid'),
         },
-        Offset: {
-          name: 'offset',
-          in: 'query',
-          required: false,
-          schema: { $ref: '#/components/schemas/ListQuery/properties/offset' },
-        },
-        DeliveryState: {
-          name: 'state',
-          in: 'query',
-          required: false,
-          schema: { $ref: '#/components/schemas/DeliveriesQuery/properties/state' },
-        },
-        DeliveryOffset: {
-          name: 'offset',
-          in: 'query',
-          required: false,
-          schema: { $ref: '#/components/schemas/DeliveriesQuery/properties/offset' },
-        },
-        DeliveryLimit: {
-          name: 'limit',
-          in: 'query',
-          required: false,
-          schema: { $ref: '#/components/schemas/DeliveriesQuery/properties/limit' },
-        },
+        Offset: queryParameter('ListQuery', 'offset'),
+        NameContains: queryParameter('ListQuery', 'name'),
+        HookStatus: queryParameter('ListQuery', 'status'),
+        Enabled: queryParameter('ListQuery', 'enabled'),
+        DeliveryState: queryParameter('DeliveriesQuery', 'state'),
+        DeliveryOffset: queryParameter('DeliveriesQuery', 'offset'),
+        DeliveryLimit: queryParameter('DeliveriesQuery', 'limit'),
         DeliveryId: {
           name: 'id',
           in: 'path',
@@ -68,12 +61,7 @@ export function buildOpenApiDocument(): Record<string, Json> {
           description: "The payload's id (its `webhook-id`).",
           schema: componentRef('DeliveryId'),
         },
-        Limit: {
-          name: 'limit',
-          in: 'query',
-          required: false,
-          schema: { $ref: '#/components/schemas/ListQuery/properties/limit' },
-        },
+        Limit: queryParameter('ListQuery', 'limit'),
       },
       headers: {
         RetryAfter: {

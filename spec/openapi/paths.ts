@@ -103,7 +103,11 @@ export function apiPaths(): Record<string, Json> {
           operationId: 'getChainhooks',
           tags: ['hooks'],
           summary: "List the owner's hooks, oldest first",
-          parameters: [{ $ref: '#/components/parameters/Offset' }, { $ref: '#/components/parameters/Limit' }],
+          description:
+            "`name`, `status` and `enabled` are stackhooks' own filters (the hosted API has none); `total` counts the hooks that pass them.",
+          parameters: ['Offset', 'Limit', 'NameContains', 'HookStatus', 'Enabled'].map((name) => ({
+            $ref: `#/components/parameters/${name}`,
+          })),
           responses: { '200': jsonBody('HookList', 'One page of hooks.') },
         },
         400,

@@ -102,6 +102,56 @@ export function hookRepositoryContract(name: string, open: () => Promise<HookRep
       expect(await repo.list('carol', 0, 10)).to.deep.equal({ total: 0, results: [] });
     });
 
+    it('lists only the hooks passing a filter, matching the name without regard to case', async () => {
+      const named = (name: string, enabled: boolean) => {
+        const hook = newHook('alice');
+        return { ...hook, definition: { ...hook.definition, name }, status: { ...hook.status, enabled } };
+      };
+      const hooks = [
+        named('sBTC transfers', true),
+        named('pox stacking', false),
+        named('SBTC mints', false),
+        named('more sbtc', true),
+      ];
+      await insertAll(repo, [
+        ...hooks,
+        { ...newHook('bob'), definition: { ...definition(URL_A), name: 'sbtc' } },
+      ]);
+
+      const sbtc = await repo.list('alice', 0, 10, { name: 'sbtc' });
+      expect(sbtc).to.deep.equal({ total: 3, results: [hooks[0], hooks[2], hooks[3]] });
+      expect(await repo.list('alice', 1, 1, { name: 'SbTc' })).to.deep.equal({
+        total: 3,
+        results: [hooks[2]],
+      });
+      expect(await repo.list('alice', 0, 10, { name: 'sbtc', enabled: false })).to.deep.equal({
+        total: 1,
+        results: [hooks[2]],
+      });
+      expect((await repo.list('alice', 0, 10, { enabled: true })).results).to.deep.equal([
+        hooks[0],
+        hooks[3],
+      ]);
+      expect(await repo.list('alice', 5, 10, { name: 'nothing like it' })).to.deep.equal({
+        total: 0,
+        results: [],
+      });
+    });
+
+    it('filters on the status a hook is shown with, which the live stream derives', async () => {
+      const live = newHook('alice');
+      const idle = newHook('alice');
+      await insertAll(repo, [{ ...live, status: { ...live.status, enabled: true } }, idle]);
+      // Stored `new`, the enabled hook reads `streaming` once the stream has evaluated a block.
+      await repo.recordLiveStep({ blocks: 1, height: 5, at: 100 }, [], () => undefined);
+      const streamingPage = await repo.list('alice', 0, 10, { status: 'streaming' });
+      expect(uuidsOf(streamingPage.results)).to.deep.equal([live.uuid]);
+      expect(streamingPage.results[0].status.evaluated_block_count).to.equal(1);
+      expect(uuidsOf((await repo.list('alice', 0, 10, { status: 'new' })).results)).to.deep.equal([
+        idle.uuid,
+      ]);
+    });
+
     it('refuses an insert once the owner holds maxPerOwner hooks, counting each owner apart', async () => {
       const kept = [newHook('alice'), newHook('alice')];
       await insertAll(repo, kept);

@@ -163,6 +163,15 @@ describe('spec/openapi.json', () => {
     }
   });
 
+  it('documents the list filters of GET /me as optional query parameters, as the official client needs', () => {
+    const params = (doc.paths['/me'].get.parameters as { $ref: string }[]).map(
+      ({ $ref }) => resolve($ref) as { name: string; in: string; required: boolean },
+    );
+    expect(params.map((p) => [p.name, p.in, p.required])).to.deep.equal(
+      ['offset', 'limit', 'name', 'status', 'enabled'].map((name) => [name, 'query', false]),
+    );
+  });
+
   it('validates a definition and a hook record with its component schemas as the validator does', () => {
     const compile = componentAjv();
     const definition = compile('#/components/schemas/HookDefinition');

@@ -201,6 +201,33 @@ describe("AjvInputValidator.check('list-query')", () => {
     expect(validator.check('list-query', query)).to.deep.equal({ offset: 3, limit: 20 });
   });
 
+  it('reads the name, status and enabled filters when given, and leaves absent ones out', () => {
+    expect(
+      validator.check('list-query', { name: 'sBTC', status: 'streaming', enabled: 'false' }),
+    ).to.deep.equal({ offset: 0, limit: 20, name: 'sBTC', status: 'streaming', enabled: false });
+    expect(validator.check('list-query', { enabled: 'true' })).to.deep.equal({
+      offset: 0,
+      limit: 20,
+      enabled: true,
+    });
+  });
+
+  it('rejects an unknown status filter, naming the field', () => {
+    expectFirstProblem(
+      list({ status: 'paused' }),
+      'status',
+      'must be one of: new, streaming, expired, interrupted',
+    );
+  });
+
+  it('rejects an enabled filter that is not true or false', () => {
+    expectFirstProblem(list({ enabled: 'yes' }), 'enabled', 'must be a boolean');
+  });
+
+  it('rejects a name filter given twice', () => {
+    expectFirstProblem(list({ name: ['a', 'b'] }), 'name', 'must be a string');
+  });
+
   it('leaves the caller query object as it was', () => {
     const query = { limit: '5' };
     validator.check('list-query', query);

@@ -91,6 +91,31 @@ describe('routes, prefixes and response headers', () => {
     expect([...new Set(served)].sort()).to.deep.equal([...new Set(documented)].sort());
   });
 
+  it('narrows GET /me by name, status and enabled, counting the hooks that pass in total', async () => {
+    for (const [name, enabled] of [
+      ['sBTC transfers', true],
+      ['pox', false],
+      ['sbtc mints', false],
+    ] as const) {
+      const definition = sampleDefinition({ name, options: { enable_on_registration: enabled } });
+      await send(t.baseUrl, 'POST', '/chainhooks/v1/me', { key, body: JSON.stringify(definition) });
+    }
+    const names = async (query: string) => {
+      const res = await send(t.baseUrl, 'GET', `/chainhooks/v1/me?${query}`, { key });
+      expect(res.status).to.equal(200);
+      return [
+        res.body.total,
+        res.body.results.map((hook: { definition: { name: string } }) => hook.definition.name),
+      ];
+    };
+    expect(await names('name=SBTC')).to.deep.equal([2, ['sBTC transfers', 'sbtc mints']]);
+    expect(await names('name=sbtc&enabled=false')).to.deep.equal([1, ['sbtc mints']]);
+    expect(await names('status=new&limit=1&offset=1')).to.deep.equal([3, ['pox']]);
+    const bad = await send(t.baseUrl, 'GET', '/chainhooks/v1/me?status=paused', { key });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.details[0].field).to.equal('status');
+  });
+
   it('answers enabling an expired hook with a 409 that says how to fix it', async () => {
     const { body: hook } = await send(t.baseUrl, 'POST', '/chainhooks/me', {
       key,
