@@ -1,4 +1,4 @@
-import http from 'node:http';
+import http, { type ClientRequest } from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import got, { type Got, type PlainResponse, type Request } from 'got';
@@ -19,13 +19,16 @@ export type GotWebhookSenderOptions = {
   allowPrivateTargets: boolean;
   /** Resolves host names; `dns.lookup` with every address unless a test injects one. */
   lookup?: HostLookup;
-  /** Open connections per origin; more requests wait for a free one. */
+  /**
+   * Open connections per origin; more requests wait for a free one (default: no limit, so an
+   * attempt never waits: the dispatcher's lanes bound how many are in flight). A wait for a
+   * socket is not the receiver's time: the attempt's timeout starts once the request has one.
+   */
   maxSocketsPerOrigin?: number;
   /** The most of a response body read before the connection is dropped. */
   maxBodyBytes?: number;
 };
 
-const DEFAULT_MAX_SOCKETS = 64;
 // Receivers answer with a status; their body is only read so the connection can be reused.
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
@@ -36,7 +39,7 @@ export class GotWebhookSender implements WebhookSender {
   private readonly maxBodyBytes: number;
 
   constructor(private readonly options: GotWebhookSenderOptions) {
-    const agentOptions = { keepAlive: true, maxSockets: options.maxSocketsPerOrigin ?? DEFAULT_MAX_SOCKETS };
+    const agentOptions = { keepAlive: true, maxSockets: options.maxSocketsPerOrigin ?? Infinity };
     this.agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.client = got.extend({
@@ -54,14 +57,15 @@ export class GotWebhookSender implements WebhookSender {
 
   /** POST the body with exactly the given headers; report the status or why none arrived. */
   async send(request: WebhookRequest): Promise<SendResult> {
-    const started = performance.now();
+    // The receiver's time starts when the request has a socket (see `exchange`).
+    const clock = { started: performance.now() };
     const report = (outcome: Partial<SendResult>): SendResult => ({
       status: null,
       retryAfterSeconds: null,
       error: null,
       refusedTarget: false,
       ...outcome,
-      latencyMs: Math.round(performance.now() - started),
+      latencyMs: Math.round(performance.now() - clock.started),
     });
     // A URL that can never be sent to is reported like a refused target: retrying cannot help.
     let url: URL;
@@ -80,7 +84,7 @@ export class GotWebhookSender implements WebhookSender {
       if (refusal) return report({ error: refusal, refusedTarget: true });
     }
     try {
-      const response = await this.exchange(url, request);
+      const response = await this.exchange(url, request, clock);
       return report({
         status: response.statusCode,
         retryAfterSeconds: parseRetryAfter(response.headers['retry-after']),
@@ -98,32 +102,52 @@ export class GotWebhookSender implements WebhookSender {
 
   /**
    * The response once its body has ended (read up to the cap, the rest dropped with the connection).
-   * got's `timeout.request` runs until the body ends, so a target that trickles its body forever
-   * times out like one that never answers.
+   * The timeout runs from the moment the request has a socket until the body ends: a wait for a
+   * free connection to the origin is not counted (so it can never time out an attempt, nor make a
+   * payload that was never sent look failed and go out twice), and a target that trickles its body
+   * forever times out like one that never answers. `clock.started` moves to the socket's arrival.
    */
-  private async exchange(url: URL, request: WebhookRequest): Promise<PlainResponse> {
+  private async exchange(
+    url: URL,
+    request: WebhookRequest,
+    clock: { started: number },
+  ): Promise<PlainResponse> {
     const headers: Record<string, string | undefined> = { ...request.headers };
     // got would add its own user-agent; the caller's headers are all that should go out.
     if (!Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent')) {
       headers['user-agent'] = undefined;
     }
+    const abort = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
     const stream: Request = this.client.stream.post(url, {
       headers,
       body: request.body,
-      timeout: { request: request.timeoutMs },
+      signal: abort.signal,
     });
-    // Errors after the response arrive through the iteration below; this listener keeps a late
-    // one (after the body was dropped) from going unhandled.
-    const response = await new Promise<PlainResponse>((resolve, reject) => {
-      stream.once('response', resolve);
-      stream.on('error', reject);
-    });
-    let read = 0;
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      read += chunk.length;
-      if (read >= this.maxBodyBytes) break; // leaving the loop destroys the stream and its socket
+    stream.once('request', (outgoing: ClientRequest) =>
+      outgoing.once('socket', () => {
+        clock.started = performance.now();
+        // got turns an abort whose reason is named TimeoutError into its own TimeoutError.
+        const reason = new DOMException(`timeout after ${request.timeoutMs} ms`, 'TimeoutError');
+        timer = setTimeout(() => abort.abort(reason), request.timeoutMs);
+      }),
+    );
+    try {
+      // Errors after the response arrive through the iteration below; this listener keeps a late
+      // one (after the body was dropped) from going unhandled.
+      const response = await new Promise<PlainResponse>((resolve, reject) => {
+        stream.once('response', resolve);
+        stream.on('error', reject);
+      });
+      let read = 0;
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        read += chunk.length;
+        if (read >= this.maxBodyBytes) break; // leaving the loop destroys the stream and its socket
+      }
+      return response;
+    } finally {
+      clearTimeout(timer);
     }
-    return response;
   }
 }
 

@@ -114,6 +114,41 @@ describe('GotWebhookSender against local targets', () => {
     expect(target.requests.map((r) => r.url)).to.deep.equal(['/hook']);
   });
 
+  it('opens as many connections to one origin as requests are in flight: none waits for a socket', async () => {
+    const held: (() => void)[] = [];
+    target = await startTarget((res) => held.push(() => res.end('ok')));
+    const sends = Array.from({ length: 80 }, (_, i) =>
+      sender.send(post(target!.url, { body: `{"n":${i}}` })),
+    );
+    while (target.requests.length < 80) await new Promise((r) => setTimeout(r, 10));
+    held.forEach((answer) => answer());
+    const results = await Promise.all(sends);
+    expect(results.every((r) => r.status === 200)).to.equal(true);
+    expect(target.connections).to.equal(80);
+  });
+
+  it('starts the timeout when a request gets its socket, so waiting for one never times an attempt out', async () => {
+    const limited = createGotWebhookSender({ allowPrivateTargets: true, maxSocketsPerOrigin: 1 });
+    target = await startTarget((res) => setTimeout(() => res.end('ok'), 150));
+    try {
+      // Each waits for the one connection while the ones before it take 150 ms: up to 600 ms in all.
+      const results = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          limited.send(post(target!.url, { body: `{"n":${i}}`, timeoutMs: 400 })),
+        ),
+      );
+      expect(results.map((r) => r.error)).to.deep.equal([null, null, null, null, null]);
+      expect(results.every((r) => r.status === 200)).to.equal(true);
+      // Each arrived once: no attempt was counted failed and sent again.
+      expect(target.requests.map((r) => r.body).sort()).to.deep.equal(
+        [0, 1, 2, 3, 4].map((n) => `{"n":${n}}`),
+      );
+      expect(target.connections).to.equal(1);
+    } finally {
+      limited.close();
+    }
+  });
+
   it('reuses one keep-alive connection for 20 sequential sends', async () => {
     target = await startTarget((res) => res.end('ok'));
     for (let i = 0; i < 20; i++) {
