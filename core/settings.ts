@@ -14,8 +14,14 @@ export const SERVICE_SETTINGS = Symbol.for('stackhooks.ServiceSettings');
 
 /** How webhooks go out; built once by the app from its configuration. */
 export type DeliverySettings = {
-  /** Payloads in flight at once, across hooks (one per hook at a time). */
+  /** Payloads in flight at once in the normal lane, across hooks (one per hook at a time). */
   concurrency: number;
+  /** Payloads in flight at once in the slow lane, for hooks whose receivers are slow or hang. */
+  slowConcurrency: number;
+  /** An attempt running this long leaves the normal lane, and its hook counts as slow. */
+  slowAfterMs: number;
+  /** How long an origin's circuit first stays open after attempts in a row got no answer in time. */
+  circuitOpenMs: number;
   /** Timeout of one attempt. */
   timeoutMs: number;
   /** The wait before each attempt; its length is the number of attempts. */

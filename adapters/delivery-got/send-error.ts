@@ -17,11 +17,11 @@ export function describeSendError(
   err: unknown,
   host: string,
   timeoutMs: number,
-): Pick<SendResult, 'error' | 'refusedTarget'> {
+): Pick<SendResult, 'error' | 'refusedTarget' | 'timedOut'> {
   const { code, name, message } = err as { code?: string; name?: string; message?: string };
   if (code === 'ERR_REFUSED_TARGET') return { error: message ?? 'refused target', refusedTarget: true };
   if (name === 'TimeoutError' || code === 'ETIMEDOUT') {
-    return { error: `timeout after ${timeoutMs} ms`, refusedTarget: false };
+    return { error: `timeout after ${timeoutMs} ms`, refusedTarget: false, timedOut: true };
   }
   if (code && DNS_FAILURES.has(code)) {
     return { error: `DNS lookup failed for ${host} (${code})`, refusedTarget: false };

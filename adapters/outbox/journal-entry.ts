@@ -9,7 +9,8 @@ import type { OutboxState } from './outbox-state.js';
  */
 export type JournalEntry =
   | { t: 'enqueued'; payload: OutgoingPayload }
-  | { t: 'attempt'; id: string; attempt: DeliveryAttempt; outcome: AttemptOutcome }
+  // `attempt` null: a payload held back without an attempt.
+  | { t: 'attempt'; id: string; attempt: DeliveryAttempt | null; outcome: AttemptOutcome }
   // `at` (wall clock) is for a person reading the journal; replay does not need it.
   | { t: 'failed_pending'; hook: string; reason: string; at: number; except?: string }
   | { t: 'dropped'; hook: string }

@@ -68,7 +68,7 @@ export class JournaledOutbox implements DeliveryQueue {
   }
 
   /** Log an attempt and apply its outcome (an unknown id is ignored: its hook is gone). */
-  async recordAttempt(id: string, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void> {
+  async recordAttempt(id: string, attempt: DeliveryAttempt | null, outcome: AttemptOutcome): Promise<void> {
     await this.recordAttempts([{ id, attempt, outcome }]);
   }
 

@@ -15,6 +15,8 @@ export type OutboxEntry = {
   state: DeliveryState;
   next_attempt_at: number | null;
   failure_reason: string | null;
+  /** Why a pending payload is held back (absent in journals written before holds existed). */
+  held_reason?: string | null;
   attempts: DeliveryAttempt[];
   /** When the delivering attempt started: the start of the body's grace period. */
   delivered_at: number | null;
@@ -57,6 +59,7 @@ export function recordOf(entry: OutboxEntry): DeliveryRecord {
     created_at: meta.created_at,
     next_attempt_at: entry.next_attempt_at,
     failure_reason: entry.failure_reason,
+    held_reason: entry.held_reason ?? null,
     attempts: entry.attempts.map((attempt) => ({ ...attempt })),
   };
 }

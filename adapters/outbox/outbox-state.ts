@@ -100,19 +100,22 @@ export class OutboxState {
    * attempt ran). An attempt that ends after the payload was settled (say, failed by an interrupt)
    * is still logged, and a delivery still counts, since the target did receive it.
    */
-  recordAttempt(id: string, attempt: DeliveryAttempt, outcome: AttemptOutcome): boolean {
+  recordAttempt(id: string, attempt: DeliveryAttempt | null, outcome: AttemptOutcome): boolean {
     const entry = this.entries.get(id);
     if (!entry) return false;
-    entry.attempts.push({ ...attempt });
-    this.see(attempt.at);
+    if (attempt) {
+      entry.attempts.push({ ...attempt });
+      this.see(attempt.at);
+    }
     const hook = this.hooks.get(entry.meta.hook_uuid)!;
     if (outcome.state === 'delivered') {
       this.settle(hook, entry, 'delivered', null);
-      entry.delivered_at = attempt.at;
+      entry.delivered_at = attempt?.at ?? this.seen;
     } else if (entry.state === 'pending') {
       if (outcome.state === 'failed') this.settle(hook, entry, 'failed', outcome.reason);
       else {
         entry.next_attempt_at = outcome.next_attempt_at;
+        entry.held_reason = outcome.held_reason ?? null;
         if (hook.pending.first() === id) this.headMoved(hook);
       }
     }
@@ -295,6 +298,7 @@ export class OutboxState {
     hook.counts[state]++;
     entry.state = state;
     entry.failure_reason = reason;
+    entry.held_reason = null;
     if (state !== 'pending') entry.next_attempt_at = null;
   }
 

@@ -10,7 +10,7 @@ import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
 
 /** The columns a delivery record is read from. */
 export const RECORD_COLUMNS =
-  'id, hook_uuid, kind, state, apply_refs, rollback_refs, created_at, next_attempt_at, failure_reason, attempts';
+  'id, hook_uuid, kind, state, apply_refs, rollback_refs, created_at, next_attempt_at, failure_reason, held_reason, attempts';
 
 /** A row of `outbox_payloads` as `RECORD_COLUMNS` reads it (bigints arrive as strings). */
 export type RecordRow = {
@@ -23,11 +23,15 @@ export type RecordRow = {
   created_at: string;
   next_attempt_at: string | null;
   failure_reason: string | null;
+  held_reason: string | null;
   attempts: DeliveryAttempt[];
 };
 
 /** A payload due for sending as `outbox_lease_due` (migration 006) returns it. */
-export type PayloadRow = Omit<RecordRow, 'state' | 'next_attempt_at' | 'failure_reason' | 'attempts'> & {
+export type PayloadRow = Omit<
+  RecordRow,
+  'state' | 'next_attempt_at' | 'failure_reason' | 'held_reason' | 'attempts'
+> & {
   owner: string;
   url: string;
   body: string | null;
@@ -46,6 +50,7 @@ export function recordOfRow(row: RecordRow): DeliveryRecord {
     created_at: Number(row.created_at),
     next_attempt_at: row.next_attempt_at === null ? null : Number(row.next_attempt_at),
     failure_reason: row.failure_reason,
+    held_reason: row.held_reason,
     attempts: row.attempts,
   };
 }
@@ -76,8 +81,9 @@ export function refsOf(payload: OutgoingPayload): { apply: string; rollback: str
   };
 }
 
-/** An attempt as stored in the `attempts` array (a one-element array, to append with `||`). */
-export function attemptJson(attempt: DeliveryAttempt): string {
-  const { at, status_code, error, latency_ms } = attempt;
-  return JSON.stringify([{ at, status_code, error, latency_ms }]);
+/** An attempt as stored in the `attempts` array (a one-element array, to append with `||`); null for none. */
+export function attemptJson(attempt: DeliveryAttempt | null): string | null {
+  if (!attempt) return null;
+  const { at, status_code, error, latency_ms, lane } = attempt;
+  return JSON.stringify([{ at, status_code, error, latency_ms, ...(lane && { lane }) }]);
 }

@@ -37,7 +37,7 @@ const HOUR_MS = 60 * 60 * 1000;
 
 /** Named, so each connection plans them once: they run for every batch a worker sends. */
 const LEASE_DUE = 'stackhooks_outbox_lease_due';
-const RECORD_ATTEMPTS = 'stackhooks_outbox_record_attempts';
+const RECORD_ATTEMPTS = 'stackhooks_outbox_record_attempts_held';
 const NEXT_DUE_AT = 'stackhooks_outbox_next_due_at';
 
 /**
@@ -122,7 +122,7 @@ export class PgOutbox implements DeliveryQueue {
   }
 
   /** Log an attempt and apply its outcome; see `recordAttempts`. */
-  async recordAttempt(id: string, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void> {
+  async recordAttempt(id: string, attempt: DeliveryAttempt | null, outcome: AttemptOutcome): Promise<void> {
     await this.recordAttempts([{ id, attempt, outcome }]);
   }
 
@@ -131,22 +131,24 @@ export class PgOutbox implements DeliveryQueue {
    * its hook is gone), one round trip per run of distinct payloads (`outbox_record_attempts`,
    * migration 006). As in the embedded outbox, a delivery always counts and other outcomes only
    * move a pending payload; an outcome reported after this instance's lease was taken over is only
-   * logged (the new holder decides), unless it is a delivery: the target did receive it.
+   * logged (the new holder decides), unless it is a delivery: the target did receive it. A report
+   * without an attempt puts its payload back unsent, with the reason it is held (migration 008).
    */
   async recordAttempts(reports: readonly AttemptReport[]): Promise<void> {
     for (const run of distinctRuns(reports)) {
       await this.db.pool.query({
         name: RECORD_ATTEMPTS,
-        text: 'SELECT outbox_record_attempts($1, $2::jsonb[], $3, $4, $5, $6, $7, $8)',
+        text: 'SELECT outbox_record_attempts($1, $2::jsonb[], $3, $4, $5, $6, $7, $8, $9)',
         values: [
           run.map((r) => r.id),
           run.map((r) => attemptJson(r.attempt)),
-          run.map((r) => r.attempt.at),
+          run.map((r) => r.attempt?.at ?? null),
           run.map((r) => r.outcome.state),
           run.map((r) => (r.outcome.state === 'pending' ? r.outcome.next_attempt_at : null)),
           run.map((r) => (r.outcome.state === 'failed' ? r.outcome.reason : null)),
           this.instanceId,
           run.map((r) => this.leased.delete(r.id)),
+          run.map((r) => (r.outcome.state === 'pending' ? (r.outcome.held_reason ?? null) : null)),
         ],
       });
     }
@@ -160,7 +162,7 @@ export class PgOutbox implements DeliveryQueue {
       ]);
       if (locked.rows.length === 0) return;
       await client.query(
-        `UPDATE outbox_payloads SET state = 'failed', failure_reason = $2, next_attempt_at = NULL
+        `UPDATE outbox_payloads SET state = 'failed', failure_reason = $2, next_attempt_at = NULL, held_reason = NULL
          WHERE hook_uuid = $1 AND state = 'pending' AND ($3::text IS NULL OR id <> $3)`,
         [hookUuid, reason, inFlight ?? null],
       );
@@ -215,7 +217,7 @@ export class PgOutbox implements DeliveryQueue {
       if (found.gone) throw new PgBodyGoneError(id);
       const [seq] = await takeSeqs(client, 1);
       const updated = await client.query<RecordRow>(
-        `UPDATE outbox_payloads SET state = 'pending', next_attempt_at = $2, failure_reason = NULL,
+        `UPDATE outbox_payloads SET state = 'pending', next_attempt_at = $2, failure_reason = NULL, held_reason = NULL,
            delivered_at = NULL, queue_seq = $3
          WHERE id = $1 RETURNING ${RECORD_COLUMNS}`,
         [id, now, seq],
@@ -272,7 +274,7 @@ function distinctRuns(reports: readonly AttemptReport[]): AttemptReport[][] {
   return runs;
 }
 
-/** Open the outbox on a migrated database (migrations 005 and 006). */
+/** Open the outbox on a migrated database (migrations 005, 006 and 008). */
 export function openPgOutbox(db: Database, options?: PgOutboxOptions): PgOutbox {
   return new PgOutbox(db, options);
 }

@@ -1,5 +1,11 @@
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../../core/delivery/retry-policy.js';
 import type { Network } from '../../core/hooks/definition.js';
+import {
+  DEFAULT_CIRCUIT_OPEN_MS,
+  DEFAULT_DELIVERY_CONCURRENCY,
+  DEFAULT_SLOW_AFTER_MS,
+  DEFAULT_SLOW_CONCURRENCY,
+} from './delivery-defaults.js';
 import { parseDuration } from './delivery-loop.js';
 
 /** The server's configuration, read once from the environment and flags and passed down as a value. */
@@ -28,8 +34,14 @@ export type ServerConfig = {
   observerHost: string;
   /** STACKHOOKS_ALLOW_PRIVATE_TARGETS: deliver to loopback/private/link-local addresses (local receivers). */
   allowPrivateTargets: boolean;
-  /** STACKHOOKS_DELIVERY_CONCURRENCY: payloads in flight at once across hooks (default 32). */
+  /** STACKHOOKS_DELIVERY_CONCURRENCY: payloads in flight at once in the normal lane, across hooks (default 64). */
   deliveryConcurrency: number;
+  /** STACKHOOKS_DELIVERY_SLOW_CONCURRENCY: payloads in flight at once in the slow lane (default 256). */
+  deliverySlowConcurrency: number;
+  /** STACKHOOKS_DELIVERY_SLOW_AFTER: an attempt running this long moves to the slow lane, with its hook (default 1s). */
+  deliverySlowAfterMs: number;
+  /** STACKHOOKS_DELIVERY_CIRCUIT_OPEN: how long an origin's circuit first stays open (default 30s, doubling up to 10m). */
+  deliveryCircuitOpenMs: number;
   /** STACKHOOKS_DELIVERY_TIMEOUT: timeout of one attempt (default 10s). */
   deliveryTimeoutMs: number;
   /** STACKHOOKS_RETRY_SCHEDULE: wait before each attempt, comma-separated (default 0,1s,5s,30s,2m,10m,30m,1h). */
@@ -94,7 +106,22 @@ export function readServerConfig(env: Source = process.env, argv: string[] = [])
     observerPort: integer(source, 'STACKHOOKS_OBSERVER_PORT', 20455, 0, 65535),
     observerHost: source.STACKHOOKS_OBSERVER_HOST || '127.0.0.1',
     allowPrivateTargets: boolean(source, 'STACKHOOKS_ALLOW_PRIVATE_TARGETS'),
-    deliveryConcurrency: integer(source, 'STACKHOOKS_DELIVERY_CONCURRENCY', 32, 1, 10_000),
+    deliveryConcurrency: integer(
+      source,
+      'STACKHOOKS_DELIVERY_CONCURRENCY',
+      DEFAULT_DELIVERY_CONCURRENCY,
+      1,
+      10_000,
+    ),
+    deliverySlowConcurrency: integer(
+      source,
+      'STACKHOOKS_DELIVERY_SLOW_CONCURRENCY',
+      DEFAULT_SLOW_CONCURRENCY,
+      1,
+      100_000,
+    ),
+    deliverySlowAfterMs: duration(source, 'STACKHOOKS_DELIVERY_SLOW_AFTER', DEFAULT_SLOW_AFTER_MS),
+    deliveryCircuitOpenMs: duration(source, 'STACKHOOKS_DELIVERY_CIRCUIT_OPEN', DEFAULT_CIRCUIT_OPEN_MS),
     deliveryTimeoutMs: duration(source, 'STACKHOOKS_DELIVERY_TIMEOUT', 10_000),
     retryScheduleMs: schedule(source, 'STACKHOOKS_RETRY_SCHEDULE'),
     deliveryLeaseMs: duration(source, 'STACKHOOKS_DELIVERY_LEASE', 60_000),

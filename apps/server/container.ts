@@ -30,6 +30,12 @@ import { DeliveryLog } from '../../core/use-cases/delivery-log.js';
 import { DELIVERY_RANDOM, WebhookDispatcher } from '../../core/use-cases/webhook-dispatcher.js';
 import { createDnsTargetGuard, createGotWebhookSender } from '../../adapters/delivery-got/index.js';
 import { startDeliveryLoop, type DeliveryLoop } from './delivery-loop.js';
+import {
+  DEFAULT_CIRCUIT_OPEN_MS,
+  DEFAULT_DELIVERY_CONCURRENCY,
+  DEFAULT_SLOW_AFTER_MS,
+  DEFAULT_SLOW_CONCURRENCY,
+} from './delivery-defaults.js';
 import { dataFolders } from './data-folders.js';
 import { openPostgresAdapters, type PostgresAdapters } from './postgres-adapters.js';
 import { ApiKeys } from '../../core/use-cases/api-keys.js';
@@ -133,7 +139,10 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   const closers: (() => Promise<void>)[] = [];
 
   const delivery: DeliverySettings = {
-    concurrency: 32,
+    concurrency: DEFAULT_DELIVERY_CONCURRENCY,
+    slowConcurrency: DEFAULT_SLOW_CONCURRENCY,
+    slowAfterMs: DEFAULT_SLOW_AFTER_MS,
+    circuitOpenMs: DEFAULT_CIRCUIT_OPEN_MS,
     timeoutMs: 10_000,
     retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS,
     retentionMs: 7 * 86_400_000,

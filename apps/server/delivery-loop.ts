@@ -17,7 +17,8 @@ export type DeliveryLoop = {
 
 /**
  * Drive the dispatcher: pump at once when payloads arrive, and otherwise sleep until the next
- * pending payload is due (at most a second). Retention is applied at start and then hourly.
+ * pending payload is due or the next attempt turns slow (at most a second). Retention is applied
+ * at start and then hourly.
  */
 export function startDeliveryLoop(options: {
   dispatcher: WebhookDispatcher;
@@ -45,10 +46,13 @@ export function startDeliveryLoop(options: {
         scheduleAgain = false;
         const next = await dispatcher.nextDueAt().catch(() => undefined);
         if (stopped) return;
+        const now = Date.now();
         // Something already due is in flight (or waiting for a slot): its attempt ending pumps
         // again, so the timer is only the safety net then; sleeping 0 here would spin.
-        const wait =
-          next === undefined || next <= Date.now() ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, next - Date.now());
+        let wait = next === undefined || next <= now ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, next - now);
+        // An attempt turning slow frees a normal slot: look at it on time.
+        const review = dispatcher.nextReviewAt();
+        if (review !== undefined) wait = Math.min(wait, Math.max(1, review - now));
         clearTimeout(timer);
         timer = setTimeout(tick, wait);
       } while (scheduleAgain);
@@ -57,6 +61,7 @@ export function startDeliveryLoop(options: {
     }
   };
   const tick = () => {
+    dispatcher.reviewLanes();
     dispatcher.pump().finally(() => void schedule());
   };
   const prune = () =>

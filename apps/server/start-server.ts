@@ -40,6 +40,9 @@ export async function startServer(
       requestsPerMinute: config.requestsPerMinute,
       delivery: {
         concurrency: config.deliveryConcurrency,
+        slowConcurrency: config.deliverySlowConcurrency,
+        slowAfterMs: config.deliverySlowAfterMs,
+        circuitOpenMs: config.deliveryCircuitOpenMs,
         timeoutMs: config.deliveryTimeoutMs,
         retryScheduleMs: config.retryScheduleMs,
         retentionMs: config.deliveryRetentionMs,
@@ -82,7 +85,10 @@ export async function startServer(
   if (runs('worker')) {
     const loop = stackhooks.startDelivery();
     stops.push(() => loop.stop());
-    logger.info('delivery started', { concurrency: config.deliveryConcurrency });
+    logger.info('delivery started', {
+      concurrency: config.deliveryConcurrency,
+      slow_concurrency: config.deliverySlowConcurrency,
+    });
   }
 
   let observerPort = 0;

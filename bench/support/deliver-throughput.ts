@@ -12,7 +12,7 @@ import { createStackhooks } from '../../apps/server/container.js';
 import { DELIVERY_QUEUE, type DeliveryQueue } from '../../core/ports/delivery-queue.js';
 import type { Logger } from '../../core/ports/logger.js';
 import { WEBHOOK_SENDER, type SendResult, type WebhookSender } from '../../core/ports/webhook-sender.js';
-import { webhookHeaders } from '../../core/use-cases/webhook-dispatcher.js';
+import { webhookHeaders } from '../../core/delivery/webhook-headers.js';
 import type { NodeBlock } from '../../test/support/block-builder.js';
 import type { Receiver } from './deliver-children.js';
 import { fsyncCount, resetFsyncCount, type FsyncCount } from './deliver-fsync-count.js';

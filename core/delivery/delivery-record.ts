@@ -1,3 +1,5 @@
+import type { Lane } from './delivery-lanes.js';
+
 /** Live payloads come from the chain; evaluation payloads from `POST /me/{uuid}/evaluate`. */
 export type DeliveryKind = 'live' | 'evaluation';
 
@@ -21,6 +23,8 @@ export type DeliveryAttempt = {
   /** What went wrong, when the attempt failed (`connection refused`, `timeout after 10000 ms`, `HTTP 500`, …). */
   error: string | null;
   latency_ms: number;
+  /** The lane the attempt ended in: `slow` when its receiver took long (absent in logs written before lanes). */
+  lane?: Lane;
 };
 
 /** A payload as the delivery log shows it: its state, its blocks and every attempt. */
@@ -36,5 +40,7 @@ export type DeliveryRecord = {
   next_attempt_at: number | null;
   /** Why it was given up on (failed only). */
   failure_reason: string | null;
+  /** Why a pending payload waits beyond its retry schedule (its origin's circuit is open, or its lane is full); null otherwise. */
+  held_reason: string | null;
   attempts: DeliveryAttempt[];
 };

@@ -26,14 +26,22 @@ export type OutgoingPayload = {
 /** A payload due for an attempt, with what the sender needs. */
 export type DueDelivery = { payload: OutgoingPayload; attempts: number };
 
-/** What an attempt decided: try again at a time, done, or given up on. */
+/**
+ * What an attempt decided: try again at a time, done, or given up on. A pending outcome may say
+ * why the payload is held back beyond its retry schedule (`held_reason`, shown in the log until
+ * the next attempt).
+ */
 export type AttemptOutcome =
-  | { state: 'pending'; next_attempt_at: number }
+  | { state: 'pending'; next_attempt_at: number; held_reason?: string }
   | { state: 'delivered' }
   | { state: 'failed'; reason: string };
 
-/** One attempt on a payload and what it decided, as `recordAttempts` takes it. */
-export type AttemptReport = { id: string; attempt: DeliveryAttempt; outcome: AttemptOutcome };
+/**
+ * One attempt on a payload and what it decided, as `recordAttempts` takes it. With `attempt` null
+ * nothing was sent: a payload taken by `due` is put back, pending, due at the outcome's time (its
+ * hook's lane was full, or its origin's circuit open), and no attempt is logged or counted.
+ */
+export type AttemptReport = { id: string; attempt: DeliveryAttempt | null; outcome: AttemptOutcome };
 
 /** A page of one hook's delivery log, newest first. */
 export type DeliveryPage = { total: number; results: DeliveryRecord[] };
@@ -63,7 +71,7 @@ export interface DeliveryQueue {
   /** The earliest next attempt of any pending payload (ms), or undefined when none is pending. */
   nextDueAt(): Promise<number | undefined>;
   /** Record an attempt and its outcome durably; the same as `recordAttempts` with one report. */
-  recordAttempt(id: string, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void>;
+  recordAttempt(id: string, attempt: DeliveryAttempt | null, outcome: AttemptOutcome): Promise<void>;
   /**
    * Record many attempts durably at once, with the same effect as recording them one by one in
    * this order: a worker settles the attempts that ended together in one write (one round trip to

@@ -16,6 +16,9 @@ export type SendResult = {
   error: string | null;
   /** Whether the error is the target guard's refusal (never worth retrying against the same address). */
   refusedTarget: boolean;
+  /** Whether no complete answer came within the timeout (no status, or a body that never ended). */
+  timedOut?: boolean;
+  /** The receiver's time: from the moment the request had a connection to the end of the answer. */
   latencyMs: number;
 };
 

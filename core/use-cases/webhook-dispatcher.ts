@@ -1,16 +1,10 @@
 import { inject, injectable } from 'inversify';
-import type { DeliveryAttempt } from '../delivery/delivery-record.js';
-import { describeFailure, isSuccess, nextStep } from '../delivery/retry-policy.js';
-import { signPayload } from '../delivery/sign-payload.js';
-import { interruptHook, toUnixSeconds } from '../hooks/lifecycle.js';
+import { newDeliveryCounters, type DeliveryCounters } from '../delivery/delivery-counters.js';
+import { DeliveryLanes, type Lane } from '../delivery/delivery-lanes.js';
+import { OriginCircuits, type CircuitView } from '../delivery/origin-circuits.js';
 import { ACCOUNT_STORE, type AccountStore } from '../ports/account-store.js';
 import { CLOCK, type Clock } from '../ports/clock.js';
-import {
-  DELIVERY_QUEUE,
-  type DeliveryQueue,
-  type DueDelivery,
-  type OutgoingPayload,
-} from '../ports/delivery-queue.js';
+import { DELIVERY_QUEUE, type DeliveryQueue, type DueDelivery } from '../ports/delivery-queue.js';
 import { HOOK_REPOSITORY, type HookRepository } from '../ports/hook-repository.js';
 import { LOGGER, type Logger } from '../ports/logger.js';
 import { WEBHOOK_SENDER, type WebhookSender } from '../ports/webhook-sender.js';
@@ -20,68 +14,89 @@ import {
   type DeliverySettings,
   type ServiceSettings,
 } from '../settings.js';
-import type { StoredHook } from '../hooks/record.js';
 import { AttemptRecorder } from './attempt-recorder.js';
 import type { HookChangeListener } from './hook-registry.js';
+import { WebhookAttempts, originOf, type Targets } from './webhook-attempts.js';
 
-/** What a batch of attempts sends with, read once for the batch: hooks by uuid, secrets by owner. */
-type Targets = { hooks: Map<string, StoredHook>; secrets: Map<string, string | null> };
+/** A payload taken from the queue, with the read of its batch's targets; `leave` ends its wait for a slot. */
+type Taken = { delivery: DueDelivery; targets: Promise<Targets>; leave?: () => void };
 
 /** Jitter for retry waits; replaced in tests to make schedules exact. */
 export const DELIVERY_RANDOM = Symbol.for('stackhooks.DeliveryRandom');
 
-/** The headers of compat.md section 7 for one attempt; the secret ones only when the owner has a secret. */
-export function webhookHeaders(
-  payload: OutgoingPayload,
-  body: string,
-  timestampSeconds: number,
-  secret: string | null,
-  serverVersion: string,
-): Record<string, string> {
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    'user-agent': `stackhooks/${serverVersion}`,
-    'webhook-id': payload.id,
-    'webhook-timestamp': String(timestampSeconds),
-  };
-  if (secret) {
-    headers.authorization = `Bearer ${secret}`;
-    headers['x-chainhook-consumer-secret'] = secret;
-    headers['webhook-signature'] = signPayload(secret, payload.id, timestampSeconds, body);
-  }
-  return headers;
-}
+/** Costly failures in a row that open an origin's circuit. */
+const CIRCUIT_OPEN_AFTER = 3;
+/** The longest an origin's circuit stays open. */
+const CIRCUIT_MAX_OPEN_MS = 10 * 60_000;
 
 /**
- * Sends queued payloads: one at a time per hook, in queue order, up to `concurrency` hooks in
- * parallel. Payloads are taken from the queue in batches, and each batch reads its hooks' URLs and
- * owners' consumer secrets afresh, in one read each (a rotation or a PATCH takes effect on the
- * next payload taken). Attempts that end together are recorded together. When a live payload's
- * retries are used up, the hook is interrupted and disabled and its other pending payloads are
- * failed, visibly, in the log.
+ * Sends queued payloads: one at a time per hook, in queue order. Attempts run in two lanes of
+ * their own slots (`DeliveryLanes`): an attempt still running after `slowAfterMs` moves out of
+ * the normal lane, and its hook's next attempts start in the slow lane, so a slow, hanging or
+ * dripping receiver spends its own time and never a slot the others need. A circuit per origin
+ * (`OriginCircuits`) holds back the hooks of an origin whose attempts keep getting no answer, one
+ * probe at a time. A payload that cannot start (its lane is full, its circuit open) is put back
+ * in the queue unsent, with the reason, visible in the delivery log.
+ *
+ * Payloads are taken in batches, and each batch reads its hooks' URLs and owners' consumer
+ * secrets afresh, in one read each. Attempts that end together are recorded together. When a
+ * live payload's retries are used up, the hook is interrupted and disabled and its other pending
+ * payloads are failed, visibly, in the log.
  */
 @injectable()
 export class WebhookDispatcher {
+  private readonly tally: DeliveryCounters = newDeliveryCounters();
+  /** Hooks taken from the queue and not yet settled: attempting, waiting for a slot, or being put back. */
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Taken payloads of normal hooks waiting for a normal slot (they free within `slowAfterMs`). */
+  private waiting: Taken[] = [];
+  private readonly lanes: DeliveryLanes;
+  private readonly recorder: AttemptRecorder;
+  private readonly circuits: OriginCircuits;
   private readonly listeners: HookChangeListener[] = [];
   private readonly settledListeners: (() => void)[] = [];
   private pumping: Promise<void> | undefined;
   private again = false;
   private stopped = false;
-  private readonly recorder: AttemptRecorder;
+  private readonly attempts: WebhookAttempts;
 
   constructor(
     @inject(DELIVERY_QUEUE) private readonly queue: DeliveryQueue,
-    @inject(WEBHOOK_SENDER) private readonly sender: WebhookSender,
-    @inject(ACCOUNT_STORE) private readonly accounts: AccountStore,
-    @inject(HOOK_REPOSITORY) private readonly hooks: HookRepository,
+    @inject(WEBHOOK_SENDER) sender: WebhookSender,
+    @inject(ACCOUNT_STORE) accounts: AccountStore,
+    @inject(HOOK_REPOSITORY) hooks: HookRepository,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LOGGER) private readonly logger: Logger,
     @inject(DELIVERY_SETTINGS) private readonly settings: DeliverySettings,
-    @inject(SERVICE_SETTINGS) private readonly service: ServiceSettings,
-    @inject(DELIVERY_RANDOM) private readonly random: () => number,
+    @inject(SERVICE_SETTINGS) service: ServiceSettings,
+    @inject(DELIVERY_RANDOM) random: () => number,
   ) {
+    this.lanes = new DeliveryLanes({
+      normalSlots: settings.concurrency,
+      slowSlots: settings.slowConcurrency,
+      slowAfterMs: settings.slowAfterMs,
+    });
+    this.circuits = new OriginCircuits({
+      openAfterFailures: CIRCUIT_OPEN_AFTER,
+      openMs: settings.circuitOpenMs,
+      maxOpenMs: Math.max(CIRCUIT_MAX_OPEN_MS, settings.circuitOpenMs),
+    });
     this.recorder = new AttemptRecorder(queue);
+    this.attempts = new WebhookAttempts({
+      queue,
+      sender,
+      accounts,
+      hooks,
+      clock,
+      logger,
+      settings,
+      service,
+      random,
+      recorder: this.recorder,
+      circuits: this.circuits,
+      tally: this.tally,
+      listeners: this.listeners,
+    });
   }
 
   /** Be told when delivery interrupts a hook. */
@@ -89,9 +104,26 @@ export class WebhookDispatcher {
     this.listeners.push(listener);
   }
 
-  /** Be told after every attempt settles (a retry may now be due at a new time). */
+  /** Be told after every attempt settles or starts (the next due or review time may have moved). */
   onSettled(listener: () => void): void {
     this.settledListeners.push(listener);
+  }
+
+  /** What delivery has done since start, as plain numbers for a metrics adapter (gauges read now). */
+  get counters(): DeliveryCounters {
+    const inFlight = this.lanes.inFlight();
+    this.tally.now = {
+      normalInFlight: inFlight.normal,
+      slowInFlight: inFlight.slow,
+      slowHooks: this.lanes.slowCount(),
+      openCircuits: this.circuits.openCount(),
+    };
+    return this.tally;
+  }
+
+  /** The lane a hook's next attempt starts in, and its origin's circuit, as this process sees them. */
+  receiverView(hookUuid: string, url: string): { lane: Lane; circuit: CircuitView } {
+    return { lane: this.lanes.laneOf(hookUuid), circuit: this.circuits.view(originOf(url)) };
   }
 
   /** Start every due payload that a free slot allows; calls while busy coalesce into one more round. */
@@ -114,6 +146,24 @@ export class WebhookDispatcher {
   }
 
   /**
+   * Move attempts that have run past the slow threshold out of the normal lane (their hooks count
+   * as slow from now on) and start what the freed slots allow. The caller runs this at
+   * `nextReviewAt` (core keeps no timers).
+   */
+  reviewLanes(): void {
+    const moved = this.lanes.review(this.clock.now());
+    if (moved.length === 0) return;
+    this.tally.movedToSlowLane += moved.length;
+    this.logger.debug('attempts moved to the slow lane', { hooks: moved });
+    void this.pump();
+  }
+
+  /** When the next normal-lane attempt becomes slow (ms), for the caller's timer; undefined when none runs. */
+  nextReviewAt(): number | undefined {
+    return this.lanes.nextReviewAt();
+  }
+
+  /**
    * When the next pending payload is due (ms), for the caller's timer; undefined when none is, or
    * while attempts are in flight: each of those ending pumps again (so a retry set meanwhile goes
    * out at the next one after its time, or at the caller's safety net), and asking the queue after
@@ -131,102 +181,103 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Start no new attempt; let those in flight finish. */
+  /** Start no new attempt; put back what waits for a slot; let the attempts in flight finish. */
   async stop(): Promise<void> {
     this.stopped = true;
+    const now = this.clock.now();
+    for (const taken of this.waiting.splice(0)) {
+      this.putBack(taken, now);
+      taken.leave?.();
+    }
     await this.idle();
   }
 
   private async startDue(): Promise<void> {
     for (;;) {
-      const free = this.settings.concurrency - this.inFlight.size;
-      if (free <= 0) return;
-      const due = await this.queue.due(this.clock.now(), free, new Set(this.inFlight.keys()));
+      this.startWaiting();
+      const free = this.lanes.free();
+      const room = free.normal + free.slow - this.waiting.length;
+      if (room <= 0 || this.stopped) return;
+      const due = await this.queue.due(this.clock.now(), room, new Set(this.inFlight.keys()));
       if (due.length === 0) return;
-      const targets = this.readTargets(due);
-      for (const delivery of due) {
-        const hook = delivery.payload.hook_uuid;
-        const id = delivery.payload.id;
-        const work = targets
-          .then(
-            (read) =>
-              this.attempt(delivery, read).catch((err: unknown) =>
-                this.logger.error('delivery attempt failed to record', { id, error: String(err) }),
-              ),
-            // Nothing was sent: the payload stays pending and is taken again.
-            (err: unknown) =>
-              this.logger.error('reading the hook and secret for a delivery failed', {
-                id,
-                error: String(err),
-              }),
-          )
-          .finally(() => {
-            this.inFlight.delete(hook);
-            void this.pump();
-            for (const listener of this.settledListeners) listener();
+      const targets = this.attempts.readTargets(due);
+      // Swallowed here: each attempt that reads them handles a failed read.
+      targets.catch(() => undefined);
+      const now = this.clock.now();
+      for (const delivery of due) this.take({ delivery, targets }, now);
+      for (const listener of this.settledListeners) listener();
+    }
+  }
+
+  // A taken payload starts in its lane, waits for a normal slot (they free within the slow
+  // threshold), or, for a slow hook whose lane is full, goes back to the queue for a while.
+  private take(taken: Taken, now: number): void {
+    const hook = taken.delivery.payload.hook_uuid;
+    if (this.lanes.hasRoom(hook)) return this.begin(taken);
+    if (this.lanes.laneOf(hook) === 'normal') {
+      this.inFlight.set(hook, new Promise<void>((resolve) => (taken.leave = resolve)));
+      this.waiting.push(taken);
+      return;
+    }
+    this.tally.heldForSlowLane++;
+    const reason = `its receiver is slow and the slow lane's ${this.settings.slowConcurrency} slots are taken`;
+    this.putBack(taken, now + this.settings.slowAfterMs, reason);
+  }
+
+  private startWaiting(): void {
+    while (this.waiting.length > 0 && this.lanes.hasRoom(this.waiting[0].delivery.payload.hook_uuid)) {
+      const taken = this.waiting.shift()!;
+      this.begin(taken);
+      taken.leave?.();
+    }
+  }
+
+  private begin(taken: Taken): void {
+    const { payload } = taken.delivery;
+    const hook = payload.hook_uuid;
+    this.lanes.start(hook, this.clock.now());
+    const work = taken.targets
+      .then(
+        (read) =>
+          this.attempts
+            .run(taken.delivery, read, (ms) => this.lanes.finish(hook, ms) ?? 'normal')
+            .catch((err: unknown) => {
+              this.lanes.finish(hook);
+              this.logger.error('delivery attempt failed to record', { id: payload.id, error: String(err) });
+            }),
+        // Nothing was sent: the payload stays pending and is taken again.
+        (err: unknown) => {
+          this.lanes.finish(hook);
+          this.logger.error('reading the hook and secret for a delivery failed', {
+            id: payload.id,
+            error: String(err),
           });
-        this.inFlight.set(hook, work);
-      }
-    }
+        },
+      )
+      .finally(() => this.settled(hook));
+    this.inFlight.set(hook, work);
   }
 
-  private async readTargets(due: readonly DueDelivery[]): Promise<Targets> {
-    const owners = [...new Set(due.map((d) => d.payload.owner))];
-    const [hooks, secrets] = await Promise.all([
-      this.hooks.getByUuids(due.map((d) => d.payload.hook_uuid)),
-      Promise.all(owners.map((owner) => this.accounts.getConsumerSecret(owner))),
-    ]);
-    return {
-      hooks: new Map(hooks.map((hook) => [hook.uuid, hook])),
-      secrets: new Map(owners.map((owner, i) => [owner, secrets[i]])),
+  // Back to the queue unsent: due again at `until`, with the reason in the delivery log.
+  private putBack(taken: Taken, until: number, reason?: string): void {
+    const { payload } = taken.delivery;
+    const outcome = {
+      state: 'pending' as const,
+      next_attempt_at: until,
+      ...(reason && { held_reason: reason }),
     };
+    const work = this.recorder
+      .record({ id: payload.id, attempt: null, outcome })
+      .catch((err: unknown) =>
+        this.logger.error('putting a delivery back failed', { id: payload.id, error: String(err) }),
+      )
+      .finally(() => this.settled(payload.hook_uuid));
+    this.inFlight.set(payload.hook_uuid, work);
   }
 
-  private async attempt({ payload, attempts }: DueDelivery, targets: Targets): Promise<void> {
-    const hook = targets.hooks.get(payload.hook_uuid);
-    // Another owner's hook under this uuid is not this payload's: keep the URL it was queued with.
-    const url = hook?.owner === payload.owner ? hook.definition.action.url : payload.url;
-    const body = JSON.stringify(payload.body);
-    const startedAt = this.clock.now();
-    const secret = targets.secrets.get(payload.owner) ?? null;
-    const headers = webhookHeaders(
-      payload,
-      body,
-      toUnixSeconds(startedAt),
-      secret,
-      this.service.serverVersion,
-    );
-    const result = await this.sender.send({ url, headers, body, timeoutMs: this.settings.timeoutMs });
-    const attempt: DeliveryAttempt = {
-      at: startedAt,
-      status_code: result.status,
-      error: isSuccess(result.status) ? null : describeFailure(result),
-      latency_ms: result.latencyMs,
-    };
-    const step = nextStep(result, attempts + 1, this.settings.retryScheduleMs, this.random);
-    const id = payload.id;
-    if (step.kind === 'delivered') {
-      await this.recorder.record({ id, attempt, outcome: { state: 'delivered' } });
-    } else if (step.kind === 'retry') {
-      const outcome = { state: 'pending' as const, next_attempt_at: this.clock.now() + step.delayMs };
-      await this.recorder.record({ id, attempt, outcome });
-    } else {
-      // A failed evaluation never interrupts the hook (compat.md section 6). A live one does, before
-      // its failure is recorded: once the failure shows, a redeliver of it must not be failed too.
-      if (payload.kind === 'live') await this.interrupt(payload, step.reason);
-      await this.recorder.record({ id, attempt, outcome: { state: 'failed', reason: step.reason } });
-    }
-  }
-
-  // The matcher hears of it at once, so no block after this queues payloads for the hook.
-  private async interrupt(payload: OutgoingPayload, reason: string): Promise<void> {
-    const updated = await this.hooks.update(payload.owner, payload.hook_uuid, interruptHook);
-    if (updated) for (const listener of this.listeners) listener.hookChanged(updated.uuid, updated);
-    await this.queue.failPending(
-      payload.hook_uuid,
-      `hook interrupted after payload ${payload.id} failed: ${reason}`,
-      payload.id,
-    );
-    this.logger.error('hook interrupted', { hook: payload.hook_uuid, payload: payload.id, reason });
+  private settled(hook: string): void {
+    this.inFlight.delete(hook);
+    void this.pump();
+    for (const listener of this.settledListeners) listener();
   }
 }

@@ -90,6 +90,7 @@ export function deliveryQueueContract(
         created_at: T0 + 5,
         next_attempt_at: T0 + 5,
         failure_reason: null,
+        held_reason: null,
         attempts: [],
       });
       const [due] = await queue.due(T0 + 5, 10, none);
@@ -120,6 +121,36 @@ export function deliveryQueueContract(
       expect(await queue.due(T0 + 1000, 10, none)).to.deep.equal([{ payload: a, attempts: 1 }]);
       await queue.recordAttempt(a.id, attemptAt(T0 + 1000, 200), { state: 'delivered' });
       expect(await dueIds(queue, T0 + 1000)).to.deep.equal([b.id]);
+    });
+
+    it('puts a taken head back unsent: due later, with the reason it is held, and no attempt logged', async () => {
+      const [a, b] = [outgoing('h1'), outgoing('h1')];
+      await queue.enqueue([a, b]);
+      expect(await dueIds(queue, T0)).to.deep.equal([a.id]);
+      const held = {
+        state: 'pending' as const,
+        next_attempt_at: T0 + 700,
+        held_reason: 'the circuit is open',
+      };
+      await queue.recordAttempts([{ id: a.id, attempt: null, outcome: held }]);
+      expect(await dueIds(queue, T0 + 699)).to.deep.equal([]);
+      expect(await queue.nextDueAt()).to.equal(T0 + 700);
+      expect(await queue.get('h1', a.id)).to.include({
+        state: 'pending',
+        next_attempt_at: T0 + 700,
+        held_reason: 'the circuit is open',
+      });
+      expect((await queue.get('h1', a.id))?.attempts).to.deep.equal([]);
+      expect(await queue.due(T0 + 700, 10, none)).to.deep.equal([{ payload: a, attempts: 0 }]);
+      // The next attempt clears the reason; the lane it ran in is logged with it.
+      const attempt = { ...attemptAt(T0 + 700, 200), lane: 'slow' as const };
+      await queue.recordAttempt(a.id, attempt, { state: 'delivered' });
+      expect(await queue.get('h1', a.id)).to.deep.include({
+        state: 'delivered',
+        held_reason: null,
+        attempts: [attempt],
+      });
+      expect(await dueIds(queue, T0 + 700)).to.deep.equal([b.id]);
     });
 
     it('moves on to the next payload when the head fails, and logs the reason', async () => {

@@ -4,8 +4,16 @@ import type { AddressInfo, Socket } from 'node:net';
 /** One request the receiver got. */
 export type Received = { path: string; headers: IncomingHttpHeaders; body: string; at: number };
 
-/** How to answer one request: a status with headers, after a delay; or never (hang). */
-export type Reply = { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
+/**
+ * How to answer one request: a status with headers, after a delay or once `after` resolves; never
+ * (`hang`); a 200 whose body trickles a byte every 50 ms and never ends (`drip`); or a dropped
+ * connection after `afterMs` (`reset`).
+ */
+export type Reply =
+  | { status: number; headers?: Record<string, string>; delayMs?: number; after?: Promise<unknown> }
+  | 'hang'
+  | 'drip'
+  | { reset: true; afterMs?: number };
 
 /** A local webhook receiver whose answers a test decides, recording every request. */
 export type TestReceiver = {
@@ -45,10 +53,24 @@ export async function startTestReceiver(): Promise<TestReceiver> {
         hanging.add(res);
         return;
       }
-      setTimeout(() => {
+      if (reply === 'drip') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write('.')), 50);
+        res.on('close', () => clearInterval(drip));
+        return;
+      }
+      if ('reset' in reply) {
+        setTimeout(() => req.socket.destroy(), reply.afterMs ?? 0);
+        return;
+      }
+      const answer = () => {
+        if (res.destroyed) return;
         res.writeHead(reply.status, reply.headers);
         res.end();
-      }, reply.delayMs ?? 0);
+      };
+      const delayed = () => setTimeout(answer, reply.delayMs ?? 0);
+      if (reply.after) void reply.after.then(delayed);
+      else delayed();
     });
   });
   server.on('connection', (socket) => {

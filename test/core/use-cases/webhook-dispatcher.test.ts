@@ -1,11 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
-import type { NodeBlock } from '../../../core/stacks-codec/node-block.js';
-import { sampleDefinition } from '../../support/definitions.js';
 import { startTestServer, TEST_API_KEY, type TestServer } from '../../support/api-server.js';
-import { ChainBuilder, TEST_KEYS, addressOf, stxTransfer } from '../../support/block-builder.js';
 import { validateChainhookEvent } from '../../support/chainhook-event-schema.js';
 import { send } from '../../support/raw-http.js';
+import {
+  deliveries,
+  postBlock,
+  registerTransferHook,
+  transferBlocks,
+  until,
+} from '../../support/delivery-server.js';
 import { startTestReceiver, type TestReceiver } from '../../support/test-receiver.js';
 
 const key = TEST_API_KEY;
@@ -17,48 +21,6 @@ function expectedSignature(secretHex: string, id: string, timestamp: string, bod
     'v1,' +
     createHmac('sha256', Buffer.from(secretHex, 'hex')).update(`${id}.${timestamp}.${body}`).digest('base64')
   );
-}
-
-async function blocks(count: number): Promise<NodeBlock[]> {
-  const chain = new ChainBuilder();
-  const tx = await stxTransfer({ recipient: addressOf(TEST_KEYS.bob), amount: 1n });
-  return Array.from({ length: count }, () => chain.next({ transactions: [tx] }));
-}
-
-async function post(t: TestServer, block: NodeBlock): Promise<void> {
-  const res = await fetch(`${t.observerUrl}/new_block`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(block),
-  });
-  expect(res.status).to.equal(200);
-}
-
-async function register(t: TestServer, url: string): Promise<string> {
-  const res = await send(t.baseUrl, 'POST', '/chainhooks/me', {
-    key,
-    body: JSON.stringify(
-      sampleDefinition({
-        filters: { events: [{ type: 'stx_transfer' }] },
-        action: { type: 'http_post', url },
-        options: { enable_on_registration: true },
-      }),
-    ),
-  });
-  expect(res.status, JSON.stringify(res.body)).to.equal(200);
-  return res.body.uuid;
-}
-
-async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-async function deliveries(t: TestServer, uuid: string, query = '') {
-  return (await send(t.baseUrl, 'GET', `/chainhooks/me/${uuid}/deliveries${query}`, { key })).body;
 }
 
 describe('webhook delivery through the server', function () {
@@ -75,10 +37,10 @@ describe('webhook delivery through the server', function () {
   });
 
   it('sends every header of compat.md section 7 with a Standard Webhooks signature that verifies', async () => {
-    const uuid = await register(t, receiver.url());
+    const uuid = await registerTransferHook(t, receiver.url());
     const { body: secret } = await send(t.baseUrl, 'POST', '/chainhooks/me/secret', { key });
-    const [b1] = await blocks(1);
-    await post(t, b1);
+    const [b1] = await transferBlocks(1);
+    await postBlock(t, b1);
     await receiver.waitFor(1);
     const [request] = receiver.received;
     const h = request.headers;
@@ -98,8 +60,8 @@ describe('webhook delivery through the server', function () {
   });
 
   it('sends no secret headers when the owner has no consumer secret', async () => {
-    await register(t, receiver.url());
-    await post(t, (await blocks(1))[0]);
+    await registerTransferHook(t, receiver.url());
+    await postBlock(t, (await transferBlocks(1))[0]);
     await receiver.waitFor(1);
     const h = receiver.received[0].headers;
     expect(h).to.not.have.property('authorization');
@@ -108,9 +70,9 @@ describe('webhook delivery through the server', function () {
   });
 
   it('retries a 500 with the same webhook-id and logs every attempt', async () => {
-    const uuid = await register(t, receiver.url());
+    const uuid = await registerTransferHook(t, receiver.url());
     receiver.reply((_, i) => ({ status: i < 2 ? 500 : 200 }));
-    await post(t, (await blocks(1))[0]);
+    await postBlock(t, (await transferBlocks(1))[0]);
     await receiver.waitFor(3);
     const ids = new Set(receiver.received.map((r) => r.headers['webhook-id']));
     expect(ids.size).to.equal(1);
@@ -121,10 +83,10 @@ describe('webhook delivery through the server', function () {
   });
 
   it('keeps chain order per hook while the first payload is being retried', async () => {
-    await register(t, receiver.url());
+    await registerTransferHook(t, receiver.url());
     receiver.reply((_, i) => ({ status: i < 2 ? 503 : 200 }));
-    const chain = await blocks(3);
-    for (const block of chain) await post(t, block);
+    const chain = await transferBlocks(3);
+    for (const block of chain) await postBlock(t, block);
     await receiver.waitFor(5);
     const delivered = receiver.received
       .slice(2)
@@ -133,17 +95,17 @@ describe('webhook delivery through the server', function () {
   });
 
   it('honours Retry-After on a 429', async () => {
-    await register(t, receiver.url());
+    await registerTransferHook(t, receiver.url());
     receiver.reply((_, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 }));
-    await post(t, (await blocks(1))[0]);
+    await postBlock(t, (await transferBlocks(1))[0]);
     await receiver.waitFor(2);
     expect(receiver.received[1].at - receiver.received[0].at).to.be.at.least(950);
   });
 
   it('interrupts and disables the hook at once on a 410, failing it visibly', async () => {
-    const uuid = await register(t, receiver.url());
+    const uuid = await registerTransferHook(t, receiver.url());
     receiver.reply(() => ({ status: 410 }));
-    await post(t, (await blocks(1))[0]);
+    await postBlock(t, (await transferBlocks(1))[0]);
     await until(async () => (await deliveries(t, uuid)).results[0]?.state === 'failed');
     const hookStatus = async () =>
       (await send(t.baseUrl, 'GET', `/chainhooks/me/${uuid}`, { key })).body.status;
@@ -158,8 +120,8 @@ describe('webhook delivery through the server', function () {
     const dead = await startTestReceiver();
     const url = dead.url();
     await dead.close();
-    const uuid = await register(t, url);
-    await post(t, (await blocks(1))[0]);
+    const uuid = await registerTransferHook(t, url);
+    await postBlock(t, (await transferBlocks(1))[0]);
     await until(async () => (await deliveries(t, uuid)).results[0]?.state === 'failed');
     const [record] = (await deliveries(t, uuid)).results;
     expect(record.attempts.length).to.equal(4);
@@ -171,9 +133,9 @@ describe('webhook delivery through the server', function () {
   });
 
   it('counts an attempt that hangs past the timeout as failed and retries it', async () => {
-    const uuid = await register(t, receiver.url());
+    const uuid = await registerTransferHook(t, receiver.url());
     receiver.reply((_, i) => (i === 0 ? 'hang' : { status: 200 }));
-    await post(t, (await blocks(1))[0]);
+    await postBlock(t, (await transferBlocks(1))[0]);
     await until(async () => (await deliveries(t, uuid)).results[0]?.state === 'delivered');
     const [record] = (await deliveries(t, uuid)).results;
     expect(record.attempts[0].error).to.match(/timeout/);
@@ -181,10 +143,10 @@ describe('webhook delivery through the server', function () {
   });
 
   it('signs the next attempt with a rotated secret', async () => {
-    await register(t, receiver.url());
+    await registerTransferHook(t, receiver.url());
     const first = (await send(t.baseUrl, 'POST', '/chainhooks/me/secret', { key })).body.secret;
     receiver.reply((_, i) => (i === 0 ? { status: 500 } : { status: 200 }));
-    await post(t, (await blocks(1))[0]);
+    await postBlock(t, (await transferBlocks(1))[0]);
     await receiver.waitFor(1);
     const rotated = (await send(t.baseUrl, 'POST', '/chainhooks/me/secret', { key })).body.secret;
     await receiver.waitFor(2);
@@ -196,9 +158,9 @@ describe('webhook delivery through the server', function () {
   });
 
   it('redelivers a failed payload with the same webhook-id', async () => {
-    const uuid = await register(t, receiver.url());
+    const uuid = await registerTransferHook(t, receiver.url());
     receiver.reply(() => ({ status: 410 }));
-    await post(t, (await blocks(1))[0]);
+    await postBlock(t, (await transferBlocks(1))[0]);
     await until(async () => (await deliveries(t, uuid)).results[0]?.state === 'failed');
     receiver.reply(() => ({ status: 200 }));
     const [failed] = (await deliveries(t, uuid)).results;
@@ -219,7 +181,7 @@ describe('webhook delivery through the server', function () {
       { key },
     );
     expect(missing.status).to.equal(404);
-    const uuid = await register(t, receiver.url());
+    const uuid = await registerTransferHook(t, receiver.url());
     const bad = await send(t.baseUrl, 'GET', `/chainhooks/me/${uuid}/deliveries?state=lost`, { key });
     expect(bad.status).to.equal(400);
     expect(bad.body.message).to.include('state');
