@@ -3,7 +3,10 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ContractAbi } from '../../core/chain/contract-abi.js';
 import type { DeployedContract } from '../../core/stacks-codec/normalize-block.js';
-import type { ContractStore } from '../../core/ports/contract-store.js';
+import type { ContractStore, LearnedAbi } from '../../core/ports/contract-store.js';
+
+/** A contract's file: its deploy, or an ABI learned without one (then no source and no version). */
+type StoredContract = Omit<DeployedContract, 'source_code'> & { source_code: string | null };
 
 /**
  * Deployed contracts as one small JSON file each, under a 256-way fan-out of their id's hash: a
@@ -20,12 +23,8 @@ export class FsContractStore implements ContractStore {
     const found = new Map<string, ContractAbi>();
     await Promise.all(
       ids.map(async (id) => {
-        try {
-          const stored = JSON.parse(await readFile(this.pathOf(id), 'utf8')) as DeployedContract;
-          if (stored.abi) found.set(id, stored.abi);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        }
+        const stored = await this.read(id);
+        if (stored?.abi) found.set(id, stored.abi);
       }),
     );
     return found;
@@ -40,17 +39,37 @@ export class FsContractStore implements ContractStore {
     const byPath = new Map(
       contracts.map((contract) => [this.pathOf(contract.contract_identifier), contract]),
     );
+    await Promise.all([...byPath].map(([path, contract]) => this.write(path, contract)));
+  }
+
+  /** Write a file for each learned ABI whose contract has none with an ABI already. */
+  async putAbis(abis: LearnedAbi[]): Promise<void> {
+    const byPath = new Map(abis.map((learned) => [this.pathOf(learned.contract_identifier), learned]));
     await Promise.all(
-      [...byPath].map(async ([path, contract]) => {
-        const folder = join(path, '..');
-        if (!this.#folders.has(folder)) {
-          await mkdir(folder, { recursive: true });
-          this.#folders.add(folder);
-        }
-        await writeFile(`${path}.tmp`, JSON.stringify(contract));
-        await rename(`${path}.tmp`, path);
+      [...byPath].map(async ([path, { contract_identifier, abi }]) => {
+        if ((await this.read(contract_identifier))?.abi) return;
+        await this.write(path, { contract_identifier, abi, source_code: null, clarity_version: null });
       }),
     );
+  }
+
+  private async read(id: string): Promise<StoredContract | undefined> {
+    try {
+      return JSON.parse(await readFile(this.pathOf(id), 'utf8')) as StoredContract;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  private async write(path: string, contract: StoredContract): Promise<void> {
+    const folder = join(path, '..');
+    if (!this.#folders.has(folder)) {
+      await mkdir(folder, { recursive: true });
+      this.#folders.add(folder);
+    }
+    await writeFile(`${path}.tmp`, JSON.stringify(contract));
+    await rename(`${path}.tmp`, path);
   }
 
   private pathOf(id: string): string {

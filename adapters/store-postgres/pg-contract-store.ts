@@ -1,6 +1,6 @@
 import type { ContractAbi } from '../../core/chain/contract-abi.js';
 import type { DeployedContract } from '../../core/stacks-codec/normalize-block.js';
-import type { ContractStore } from '../../core/ports/contract-store.js';
+import type { ContractStore, LearnedAbi } from '../../core/ports/contract-store.js';
 import type { Database } from './database.js';
 
 /** Deployed contracts in Postgres, one row each, looked up by id in one query per call. */
@@ -39,6 +39,18 @@ export class PgContractStore implements ContractStore {
         unique.map((c) => c.source_code),
         unique.map((c) => c.clarity_version),
       ],
+    );
+  }
+
+  /** Insert the learned ABIs in one statement; a row that has an ABI keeps it. */
+  async putAbis(abis: LearnedAbi[]): Promise<void> {
+    const unique = [...new Map(abis.map((a) => [a.contract_identifier, a])).values()];
+    if (unique.length === 0) return;
+    await this.#db.pool.query(
+      `INSERT INTO contracts (contract_identifier, abi, source_code, clarity_version)
+       SELECT i, a::jsonb, NULL, NULL FROM unnest($1::text[], $2::text[]) AS u(i, a)
+       ON CONFLICT (contract_identifier) DO UPDATE SET abi = excluded.abi WHERE contracts.abi IS NULL`,
+      [unique.map((a) => a.contract_identifier), unique.map((a) => JSON.stringify(a.abi))],
     );
   }
 }

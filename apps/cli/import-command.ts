@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { NodeBlock } from '../../core/stacks-codec/node-block.js';
 import type { Network } from '../../core/hooks/definition.js';
 import { readReplayTsv, type ReadProgress } from '../../adapters/ingest-stacks-node/index.js';
+import type { NodeRpcOptions } from '../../adapters/node-rpc/index.js';
 import { openBlockArchiver } from '../server/archiver-container.js';
 import { lockDataDir } from '../server/data-dir-lock.js';
 import type { ProgressLine } from './progress-line.js';
@@ -26,6 +27,9 @@ export type ImportSummary = {
   skippedLines: number;
   seconds: number;
   resumedFromLine: number;
+  /** Contract calls archived with unnamed arguments (no ABI known), and the contracts they call. */
+  unnamedCalls: number;
+  unnamedContracts: number;
 };
 
 /**
@@ -35,11 +39,17 @@ export type ImportSummary = {
  */
 export async function runImport(
   file: string,
-  options: { dataDir: string; network: Network; progress?: ProgressLine; databaseUrl?: string },
+  options: {
+    dataDir: string;
+    network: Network;
+    progress?: ProgressLine;
+    databaseUrl?: string;
+    nodeRpc?: NodeRpcOptions;
+  },
 ): Promise<ImportSummary> {
   const path = resolve(file);
   const lock = options.databaseUrl ? undefined : await lockDataDir(options.dataDir);
-  const { archiver, close } = await openBlockArchiver(options);
+  const { archiver, contractAbis, close } = await openBlockArchiver(options);
   const checkpointFile = join(
     options.dataDir,
     'imports',
@@ -95,7 +105,16 @@ export async function runImport(
     options.progress?.done();
     const archived = (await archiver.archivedBlocks()) - before;
     const seconds = (Date.now() - started) / 1000;
-    return { blocks, archived, skippedLines, seconds, resumedFromLine: checkpoint.line };
+    const { unnamed_calls, unnamed_contracts } = contractAbis.counters;
+    return {
+      blocks,
+      archived,
+      skippedLines,
+      seconds,
+      resumedFromLine: checkpoint.line,
+      unnamedCalls: unnamed_calls,
+      unnamedContracts: unnamed_contracts,
+    };
   } finally {
     await close();
     await lock?.release();

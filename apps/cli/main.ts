@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, readServerConfig } from '../server/config.js';
+import { ConfigError, nodeRpcOptions, readServerConfig } from '../server/config.js';
 import { exampleAccounts, writeExampleChain } from './example-chain.js';
 import { runImport } from './import-command.js';
 import { runKeysCommand } from './keys-command.js';
@@ -10,14 +10,15 @@ import { runReplay } from './replay-command.js';
 const USAGE = `usage: stackhooks <command>
 
   serve [--role all|api|ingest|worker] [--port N] [--host H] [--data-dir D] [--network mainnet|testnet]
-                              run the service (npm start is serve --role all); the roles
+        [--node-rpc-url URL]  run the service (npm start is serve --role all); the roles
                               api, ingest and worker need STACKHOOKS_DATABASE_URL
   migrate                     apply pending SQL migrations to STACKHOOKS_DATABASE_URL
                               (serve also does this at start)
   keys create --owner NAME    create an API key (shown once)
   keys list                   list keys (ids, owners, states; never the keys)
   keys revoke KEY_ID          revoke a key at once
-  import FILE                 read an event-replay TSV (.tsv or .tsv.gz) into the block
+  import FILE [--node-rpc-url URL]
+                              read an event-replay TSV (.tsv or .tsv.gz) into the block
                               archive and canonical chain; resumable; delivers nothing
   example-chain FILE [--blocks N] [--network mainnet|testnet]
                               write a small demo chain (real signed STX transfers) as a TSV
@@ -92,24 +93,37 @@ async function importFile(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { 'data-dir': { type: 'string' }, network: { type: 'string' } },
+    options: {
+      'data-dir': { type: 'string' },
+      network: { type: 'string' },
+      'node-rpc-url': { type: 'string' },
+    },
   });
   if (positionals.length !== 1) throw new ConfigError('import needs exactly one FILE');
   const flags = [
     ...(values['data-dir'] ? ['--data-dir', values['data-dir']] : []),
     ...(values.network ? ['--network', values.network] : []),
+    ...(values['node-rpc-url'] ? ['--node-rpc-url', values['node-rpc-url']] : []),
   ];
   const config = readServerConfig(process.env, flags);
   const summary = await runImport(positionals[0], {
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     network: config.network,
+    nodeRpc: nodeRpcOptions(config),
     progress: new ProgressLine(),
   });
   const resumed = summary.resumedFromLine > 0 ? ` (resumed after line ${summary.resumedFromLine})` : '';
   console.log(
     `read ${summary.blocks} blocks, archived ${summary.archived} new ones in ${summary.seconds.toFixed(1)} s${resumed}`,
   );
+  if (summary.unnamedCalls > 0) {
+    console.log(
+      `${summary.unnamedCalls} contract calls to ${summary.unnamedContracts} contracts without a known ABI ` +
+        `are archived with unnamed arguments` +
+        (config.nodeRpcUrl ? '' : ' (set STACKHOOKS_NODE_RPC_URL or --node-rpc-url to name them)'),
+    );
+  }
   return 0;
 }
 

@@ -29,6 +29,7 @@ export {
   type HookListing,
 } from '../../core/use-cases/hook-registry.js';
 export { ApiKeys } from '../../core/use-cases/api-keys.js';
+export { ContractAbis, type ContractAbiCounters } from '../../core/use-cases/contract-abis.js';
 export { ConsumerSecrets } from '../../core/use-cases/consumer-secrets.js';
 export { HookEvaluations, type EvaluationRunner } from '../../core/use-cases/evaluate-hook.js';
 
@@ -49,9 +50,15 @@ export type { LiveProgress, LiveStep } from '../../core/hooks/live-progress.js';
 export { ACCOUNT_STORE, type AccountStore } from '../../core/ports/account-store.js';
 export { BLOCK_STORE, type BlockStore } from '../../core/ports/block-store.js';
 export { CLOCK, type Clock } from '../../core/ports/clock.js';
+export {
+  CONTRACT_INTERFACE_SOURCE,
+  type ContractInterfaceSource,
+  type InterfaceAnswer,
+} from '../../core/ports/contract-interface-source.js';
 export { ID_SOURCE, type IdSource } from '../../core/ports/id-source.js';
 export { INPUT_VALIDATOR, type InputValidator } from '../../core/ports/input-validator.js';
 export { LOGGER, type Logger } from '../../core/ports/logger.js';
 
 export { openLowdbStore, type LowdbStore } from '../../adapters/store-lowdb/index.js';
 export { JsonLogger, silentLogger } from '../../adapters/system/index.js';
+export { NodeRpcInterfaceSource, type NodeRpcOptions } from '../../adapters/node-rpc/index.js';

@@ -2,18 +2,35 @@ import 'reflect-metadata';
 import { Container } from 'inversify';
 import type { Network } from '../../core/hooks/definition.js';
 import { BLOCK_STORE, type BlockStore } from '../../core/ports/block-store.js';
+import { CLOCK } from '../../core/ports/clock.js';
+import { CONTRACT_INTERFACE_SOURCE } from '../../core/ports/contract-interface-source.js';
 import { CONTRACT_STORE, type ContractStore } from '../../core/ports/contract-store.js';
+import { LOGGER, type Logger } from '../../core/ports/logger.js';
+import { TIMER } from '../../core/ports/timer.js';
 import { SERVICE_SETTINGS, type ServiceSettings } from '../../core/settings.js';
 import { BlockArchiver } from '../../core/use-cases/archive-blocks.js';
+import { ContractAbis } from '../../core/use-cases/contract-abis.js';
 import { openFsArchive, openFsContractStore } from '../../adapters/archive-fs/index.js';
+import { NodeRpcInterfaceSource, type NodeRpcOptions } from '../../adapters/node-rpc/index.js';
+import { SystemClock, SystemTimer, silentLogger } from '../../adapters/system/index.js';
 import { dataFolders } from './data-folders.js';
 import { openPostgresAdapters } from './postgres-adapters.js';
 
-/** Where an archive-only process keeps its blocks: the embedded archive under `dataDir`, or Postgres. */
-export type ArchiverOptions = { dataDir: string; network: Network; databaseUrl?: string };
+/**
+ * Where an archive-only process keeps its blocks (the embedded archive under `dataDir`, or
+ * Postgres), the node's RPC that names calls as the service would, and where warnings go (nowhere
+ * by default).
+ */
+export type ArchiverOptions = {
+  dataDir: string;
+  network: Network;
+  databaseUrl?: string;
+  nodeRpc?: NodeRpcOptions;
+  logger?: Logger;
+};
 
-/** A BlockArchiver over the block and contract stores, and the means to close them. */
-export type OpenArchiver = { archiver: BlockArchiver; close(): Promise<void> };
+/** A BlockArchiver over the block and contract stores, its ABI resolution, and the means to close them. */
+export type OpenArchiver = { archiver: BlockArchiver; contractAbis: ContractAbis; close(): Promise<void> };
 
 /**
  * The composition for `stackhooks import`: only the block and contract stores and the archiver,
@@ -41,6 +58,21 @@ export async function openBlockArchiver(options: ArchiverOptions): Promise<OpenA
   container.bind(BLOCK_STORE).toConstantValue(blocks);
   container.bind(CONTRACT_STORE).toConstantValue(contracts);
   container.bind(SERVICE_SETTINGS).toConstantValue(settings);
+  container.bind(CLOCK).toConstantValue(new SystemClock());
+  container.bind(TIMER).toConstantValue(new SystemTimer());
+  container.bind(LOGGER).toConstantValue(options.logger ?? silentLogger);
+  const nodeRpc = options.nodeRpc && new NodeRpcInterfaceSource(options.nodeRpc);
+  if (nodeRpc) container.bind(CONTRACT_INTERFACE_SOURCE).toConstantValue(nodeRpc);
+  container.bind(ContractAbis).toSelf().inSingletonScope();
   container.bind(BlockArchiver).toSelf().inSingletonScope();
-  return { archiver: container.get(BlockArchiver), close };
+  const contractAbis = container.get(ContractAbis);
+  return {
+    archiver: container.get(BlockArchiver),
+    contractAbis,
+    async close() {
+      await contractAbis.idle();
+      nodeRpc?.close();
+      await close();
+    },
+  };
 }

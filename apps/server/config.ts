@@ -52,6 +52,12 @@ export type ServerConfig = {
   deliveryRetentionMs: number;
   /** STACKHOOKS_SHUTDOWN_GRACE_MS: how long SIGTERM waits for requests in flight (default 10000). */
   shutdownGraceMs: number;
+  /** STACKHOOKS_NODE_RPC_URL / --node-rpc-url: a stacks-node's RPC, asked for ABIs of contracts whose deploy was never seen. */
+  nodeRpcUrl: string | undefined;
+  /** STACKHOOKS_NODE_RPC_TIMEOUT: the longest anything waits on that node (default 2s). */
+  nodeRpcTimeoutMs: number;
+  /** STACKHOOKS_NODE_RPC_CONCURRENCY: requests to it out at once (default 64). */
+  nodeRpcConcurrency: number;
 };
 
 /** A configuration problem, named so the operator can fix it. */
@@ -67,6 +73,7 @@ const FLAGS: Record<string, string> = {
   '--data-dir': 'STACKHOOKS_DATA_DIR',
   '--network': 'STACKHOOKS_NETWORK',
   '--role': 'STACKHOOKS_ROLE',
+  '--node-rpc-url': 'STACKHOOKS_NODE_RPC_URL',
 };
 
 /** What one process does: everything (the default), or one part of a multi-process deployment. */
@@ -127,6 +134,21 @@ export function readServerConfig(env: Source = process.env, argv: string[] = [])
     deliveryLeaseMs: duration(source, 'STACKHOOKS_DELIVERY_LEASE', 60_000),
     deliveryRetentionMs: duration(source, 'STACKHOOKS_DELIVERY_RETENTION', 7 * 86_400_000),
     shutdownGraceMs: integer(source, 'STACKHOOKS_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    nodeRpcUrl: httpUrl(source, 'STACKHOOKS_NODE_RPC_URL'),
+    nodeRpcTimeoutMs: boundedDuration(source, 'STACKHOOKS_NODE_RPC_TIMEOUT', 2_000, 60_000),
+    nodeRpcConcurrency: integer(source, 'STACKHOOKS_NODE_RPC_CONCURRENCY', 64, 1, 1_000),
+  };
+}
+
+/** The node RPC options of a configuration, or undefined when no node is configured. */
+export function nodeRpcOptions(
+  config: Pick<ServerConfig, 'nodeRpcUrl' | 'nodeRpcTimeoutMs' | 'nodeRpcConcurrency'>,
+): { url: string; timeoutMs: number; concurrency: number } | undefined {
+  if (!config.nodeRpcUrl) return undefined;
+  return {
+    url: config.nodeRpcUrl,
+    timeoutMs: config.nodeRpcTimeoutMs,
+    concurrency: config.nodeRpcConcurrency,
   };
 }
 
@@ -167,6 +189,31 @@ function duration(source: Source, name: string, fallback: number): number {
   if (value === undefined)
     throw new ConfigError(`${name} must be a duration like 500ms, 10s, 2m, 1h or 7d, got "${raw}"`);
   return value;
+}
+
+function boundedDuration(source: Source, name: string, fallback: number, max: number): number {
+  const value = duration(source, name, fallback);
+  if (value <= 0 || value > max) {
+    throw new ConfigError(`${name} must be above 0 and at most ${max / 1000}s, got "${source[name]}"`);
+  }
+  return value;
+}
+
+function httpUrl(source: Source, name: string): string | undefined {
+  const raw = source[name];
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new ConfigError(
+      `${name} must be an http:// or https:// URL like http://127.0.0.1:20443, got "${raw}"`,
+    );
+  }
+  return raw;
 }
 
 function schedule(source: Source, name: string): number[] {

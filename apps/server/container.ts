@@ -8,9 +8,14 @@ import { ACCOUNT_STORE, type AccountStore } from '../../core/ports/account-store
 import { BLOCK_STORE, type BlockStore } from '../../core/ports/block-store.js';
 import { CHAIN_UPDATE_SINK, type ChainUpdateSink } from '../../core/ports/chain-update-sink.js';
 import { CONTRACT_STORE, type ContractStore } from '../../core/ports/contract-store.js';
+import {
+  CONTRACT_INTERFACE_SOURCE,
+  type ContractInterfaceSource,
+} from '../../core/ports/contract-interface-source.js';
 import { DELIVERY_QUEUE, type DeliveryQueue } from '../../core/ports/delivery-queue.js';
 import { EVENT_LOG, type EventLog } from '../../core/ports/event-log.js';
 import { CLOCK, type Clock } from '../../core/ports/clock.js';
+import { TIMER, type Timer } from '../../core/ports/timer.js';
 import { HOOK_REPOSITORY, type HookRepository } from '../../core/ports/hook-repository.js';
 import type { HookChangeFeed } from '../../core/ports/hook-change-feed.js';
 import { ID_SOURCE, type IdSource } from '../../core/ports/id-source.js';
@@ -50,13 +55,15 @@ import { HookRegistry } from '../../core/use-cases/hook-registry.js';
 import { LiveMatching } from '../../core/use-cases/live-matching.js';
 import { BlockArchiver } from '../../core/use-cases/archive-blocks.js';
 import { BlockIngest } from '../../core/use-cases/ingest-blocks.js';
+import { ContractAbis } from '../../core/use-cases/contract-abis.js';
 import { openFsArchive, openFsContractStore } from '../../adapters/archive-fs/index.js';
+import { NodeRpcInterfaceSource, type NodeRpcOptions } from '../../adapters/node-rpc/index.js';
 import { openFsOutbox } from '../../adapters/outbox/index.js';
 import { openFsEventLog } from '../../adapters/event-log-fs/index.js';
 import { createAjvInputValidator } from '../../adapters/contract-ajv/index.js';
 import { createHttpApi, routeApi, type ApiState } from '../../adapters/http-koa/index.js';
 import { openLowdbStore } from '../../adapters/store-lowdb/index.js';
-import { CryptoIdSource, JsonLogger, SystemClock } from '../../adapters/system/index.js';
+import { CryptoIdSource, JsonLogger, SystemClock, SystemTimer } from '../../adapters/system/index.js';
 import { SERVER_VERSION } from './version.js';
 
 /** Every adapter the service runs on; a caller may replace any of them. */
@@ -65,6 +72,8 @@ export type Adapters = {
   accounts: AccountStore;
   blocks: BlockStore;
   contracts: ContractStore;
+  /** Where ABIs of contracts whose deploy was never seen come from; by default `nodeRpc`'s node, else none. */
+  interfaces: ContractInterfaceSource;
   eventLog: EventLog & { close?(): Promise<void> };
   deliveries: DeliveryQueue;
   sender: WebhookSender;
@@ -74,6 +83,7 @@ export type Adapters = {
   chainUpdates: ChainUpdateSink;
   validator: InputValidator;
   clock: Clock;
+  timer: Timer;
   ids: IdSource;
   logger: Logger;
   evaluationRunner: EvaluationRunner;
@@ -93,6 +103,11 @@ export type StackhooksOptions = {
   requestsPerMinute?: number;
   /** How webhooks go out (concurrency, timeout, retry schedule, retention, private targets). */
   delivery?: Partial<DeliverySettings>;
+  /**
+   * A stacks-node's RPC (`url`, e.g. `http://127.0.0.1:20443`), asked once for the ABI of each
+   * called contract whose deploy the service never saw; without it such calls go out unnamed.
+   */
+  nodeRpc?: NodeRpcOptions;
   /** Replacements for the default adapters. */
   adapters?: Partial<Adapters>;
 };
@@ -112,6 +127,8 @@ export type Stackhooks = {
   deliveryLog: DeliveryLog;
   /** What keeps the service from part of its work right now (shown on the status route). */
   conditions: ServiceConditions;
+  /** Where call arguments get their names and types; `counters` for metrics. */
+  contractAbis: ContractAbis;
   /** Start sending queued webhooks (the server does; an embedding caller may, or may take payloads itself). */
   startDelivery(): DeliveryLoop;
   /** Become the one process that processes blocks (on Postgres it waits while another holds the lock). */
@@ -198,6 +215,14 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   container.bind(ACCOUNT_STORE).toConstantValue(accounts);
   container.bind(BLOCK_STORE).toConstantValue(blocks);
   container.bind(CONTRACT_STORE).toConstantValue(contracts);
+  let interfaces = given.interfaces;
+  if (!interfaces && options.nodeRpc) {
+    const nodeRpc = new NodeRpcInterfaceSource(options.nodeRpc);
+    closers.push(async () => nodeRpc.close());
+    interfaces = nodeRpc;
+  }
+  if (interfaces) container.bind(CONTRACT_INTERFACE_SOURCE).toConstantValue(interfaces);
+  container.bind(ContractAbis).toSelf().inSingletonScope();
   container.bind(EVENT_LOG).toConstantValue(eventLog);
   container.bind(DELIVERY_QUEUE).toConstantValue(deliveries);
   container.bind(LiveMatching).toSelf().inSingletonScope();
@@ -206,6 +231,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   else container.bind(CHAIN_UPDATE_SINK).toService(LiveMatching);
   container.bind(INPUT_VALIDATOR).toConstantValue(given.validator ?? createAjvInputValidator());
   container.bind(CLOCK).toConstantValue(given.clock ?? new SystemClock());
+  container.bind(TIMER).toConstantValue(given.timer ?? new SystemTimer());
   container.bind(ID_SOURCE).toConstantValue(given.ids ?? new CryptoIdSource());
   container.bind(LOGGER).toConstantValue(logger);
   container.bind(SERVICE_SETTINGS).toConstantValue(settings);
@@ -253,6 +279,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   const secrets = container.get(ConsumerSecrets);
   const evaluations = container.get(HookEvaluations);
   const ingest = container.get(BlockIngest);
+  const contractAbis = container.get(ContractAbis);
   const { app, router } = createHttpApi({
     registry,
     keys,
@@ -286,6 +313,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     dispatcher,
     deliveryLog,
     conditions,
+    contractAbis,
     startDelivery,
     async takeIngestLock(lockOptions) {
       if (postgres) return postgres.takeIngestLock(lockOptions);
@@ -310,6 +338,8 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
       await ingest.idle();
       await loop?.stop();
       await container.get(EvaluationDelivery).idle();
+      // Answers of the node still under way are kept before the stores close (within its timeout).
+      await contractAbis.idle();
       for (const close of closers.reverse()) await close();
     },
   };

@@ -4,7 +4,7 @@ import type { Logger } from '../../core/ports/logger.js';
 import { createObserverServer, listenObserver } from '../../adapters/ingest-stacks-node/index.js';
 import { JsonLogger } from '../../adapters/system/index.js';
 import { listenAdminSocket } from './admin-socket.js';
-import type { ServerConfig } from './config.js';
+import { nodeRpcOptions, type ServerConfig } from './config.js';
 import { createStackhooks, type Stackhooks } from './container.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 
@@ -49,6 +49,7 @@ export async function startServer(
         leaseMs: config.deliveryLeaseMs,
         allowPrivateTargets: config.allowPrivateTargets,
       },
+      nodeRpc: nodeRpcOptions(config),
       adapters: { logger },
     });
   } catch (err) {

@@ -2,34 +2,31 @@ import { inject, injectable } from 'inversify';
 import type { NormalizedBlock } from '../chain/block.js';
 import type { ChainUpdate } from '../chain/chain-update.js';
 import type { AddressMemo } from '../stacks-codec/clarity-repr.js';
-import type { ContractAbi } from '../chain/contract-abi.js';
 import type { NodeBlock } from '../stacks-codec/node-block.js';
 import { normalizeBlock, type NormalizedBlockResult } from '../stacks-codec/normalize-block.js';
-import { bootContractAbi } from '../contracts/boot-contracts.js';
 import { BLOCK_STORE, type BlockStore } from '../ports/block-store.js';
 import { CONTRACT_STORE, type ContractStore } from '../ports/contract-store.js';
 import { SERVICE_SETTINGS, type ServiceSettings } from '../settings.js';
-
-/** ABIs kept in memory; the busiest contracts are called again and again. */
-const ABI_CACHE_SIZE = 5_000;
+import { ContractAbis } from './contract-abis.js';
 
 /** A node block once archived: its normalized form and what it did to the canonical chain. */
 export type ArchivedBlock = { block: NormalizedBlock; update: ChainUpdate };
 
 /**
- * Node blocks into the archive: each normalized with the ABIs of earlier deploys, the contracts it
- * deploys kept for later blocks, then stored. Live ingest and archive import share it; it needs
- * only the block and contract stores, so an import runs without the rest of the service.
+ * Node blocks into the archive: each normalized with the ABIs known (`ContractAbis`), the contracts
+ * it deploys kept for later blocks, then stored. Live ingest and archive import share it; it needs
+ * only the block and contract stores (and the node's RPC, when configured), so an import runs
+ * without the rest of the service.
  */
 @injectable()
 export class BlockArchiver {
-  private readonly abis = new Map<string, ContractAbi | null>();
   /** c32 addresses of earlier blocks: consecutive blocks name the same senders and contracts. */
   private readonly addresses: AddressMemo = new Map();
 
   constructor(
     @inject(BLOCK_STORE) private readonly blocks: BlockStore,
     @inject(CONTRACT_STORE) private readonly contracts: ContractStore,
+    @inject(ContractAbis) private readonly abis: ContractAbis,
     @inject(SERVICE_SETTINGS) private readonly settings: Pick<ServiceSettings, 'network'>,
   ) {}
 
@@ -67,31 +64,24 @@ export class BlockArchiver {
     const { block, contracts } = await this.normalize(nodeBlock);
     if (contracts.length > 0) {
       await this.contracts.putContracts(contracts);
-      for (const contract of contracts) this.remember(contract.contract_identifier, contract.abi);
+      this.abis.rememberDeploys(contracts);
     }
+    this.abis.noteUnnamedCalls(block);
     return block;
   }
 
-  // Normalization is synchronous: ABIs it missed are fetched and the block normalized once more.
-  // A deploy the store keeps wins over the shipped boot ABIs (it is what this chain's node reported).
+  // Normalization is synchronous: ABIs it could still learn are resolved (within the node's
+  // timeout) and the block normalized once more.
   private async normalize(nodeBlock: NodeBlock): Promise<NormalizedBlockResult> {
-    const missing = new Set<string>();
-    const { network } = this.settings;
+    const due = new Set<string>();
     const lookupAbi = (id: string) => {
-      const cached = this.abis.get(id);
-      if (cached === undefined) missing.add(id);
-      return cached ?? bootContractAbi(id, network);
+      if (this.abis.isDue(id)) due.add(id);
+      return this.abis.lookup(id);
     };
-    const context = { network, lookupAbi, addresses: this.addresses };
+    const context = { network: this.settings.network, lookupAbi, addresses: this.addresses };
     const first = normalizeBlock(nodeBlock, context);
-    if (missing.size === 0) return first;
-    const found = await this.contracts.getAbis([...missing]);
-    for (const id of missing) this.remember(id, found.get(id) ?? null);
+    if (due.size === 0) return first;
+    await this.abis.resolve(due);
     return normalizeBlock(nodeBlock, context);
-  }
-
-  private remember(id: string, abi: ContractAbi | null): void {
-    if (this.abis.size >= ABI_CACHE_SIZE) this.abis.delete(this.abis.keys().next().value as string);
-    this.abis.set(id, abi);
   }
 }

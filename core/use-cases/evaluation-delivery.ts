@@ -8,6 +8,7 @@ import { DELIVERY_QUEUE, type DeliveryQueue, type OutgoingPayload } from '../por
 import { ID_SOURCE, type IdSource } from '../ports/id-source.js';
 import { LOGGER, type Logger } from '../ports/logger.js';
 import { SERVICE_SETTINGS, type ServiceSettings } from '../settings.js';
+import { ContractAbis } from './contract-abis.js';
 import type { EvaluationRunner } from './evaluate-hook.js';
 
 /**
@@ -25,6 +26,7 @@ export class EvaluationDelivery implements EvaluationRunner {
     @inject(ID_SOURCE) private readonly ids: IdSource,
     @inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
     @inject(LOGGER) private readonly logger: Logger,
+    @inject(ContractAbis) private readonly abis: ContractAbis,
   ) {}
 
   /** Start the evaluation in the background (the route has already answered 204). */
@@ -46,13 +48,15 @@ export class EvaluationDelivery implements EvaluationRunner {
   }
 
   /** Match and queue; returns the payload queued, or undefined when nothing matched. */
-  async evaluate(hook: StoredHook, block: NormalizedBlock): Promise<OutgoingPayload | undefined> {
+  async evaluate(hook: StoredHook, archived: NormalizedBlock): Promise<OutgoingPayload | undefined> {
     const filters = hook.definition.filters.events;
     const txIndexes: number[] = [];
-    block.transactions.forEach((tx, index) => {
+    archived.transactions.forEach((tx, index) => {
       if (matchesAnyFilter(filters, tx)) txIndexes.push(index);
     });
     if (txIndexes.length === 0) return undefined;
+    // Calls that went unnamed when the block was archived are named from ABIs learned since.
+    const block = await this.abis.nameCalls(archived);
     const payload: OutgoingPayload = {
       id: `msg_${this.ids.randomHex(16)}`,
       hook_uuid: hook.uuid,

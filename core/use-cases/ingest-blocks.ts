@@ -7,6 +7,7 @@ import { CHAIN_UPDATE_SINK, type ChainUpdateSink } from '../ports/chain-update-s
 import { EVENT_LOG, type EventLog } from '../ports/event-log.js';
 import { LOGGER, type Logger } from '../ports/logger.js';
 import { BlockArchiver, type ArchivedBlock } from './archive-blocks.js';
+import { ContractAbis } from './contract-abis.js';
 
 /** What ingesting one node block did. */
 export type IngestResult = ArchivedBlock;
@@ -28,6 +29,7 @@ export class BlockIngest {
     @inject(BlockArchiver) private readonly archiver: BlockArchiver,
     @inject(CHAIN_UPDATE_SINK) private readonly sink: ChainUpdateSink,
     @inject(LOGGER) private readonly logger: Logger,
+    @inject(ContractAbis) private readonly abis: ContractAbis,
   ) {}
 
   /** Start processing whatever the log holds beyond the last processed entry; calls while busy coalesce. */
@@ -107,14 +109,14 @@ export class BlockIngest {
     const rollback: NormalizedBlock[] = [];
     let cursor = seen === null ? undefined : await this.blocks.getByHash(seen);
     while (cursor && !(await this.blocks.isCanonical(cursor.block_identifier.hash))) {
-      rollback.push(cursor);
+      rollback.push(await this.abis.nameCalls(cursor));
       cursor = await this.blocks.getByHash(cursor.parent_block_identifier.hash);
     }
     const apply: NormalizedBlock[] = [];
     const from = cursor ? cursor.block_identifier.index + 1 : tip.height;
     for (let height = from; height <= tip.height; height++) {
       const block = await this.blocks.getCanonicalAt(height);
-      if (block) apply.push(block);
+      if (block) apply.push(await this.abis.nameCalls(block));
     }
     this.logger.info('publishing a chain change a stop cut off', {
       event_id: next.id,
@@ -137,13 +139,15 @@ export class BlockIngest {
     }
   }
 
+  // Blocks read back from the archive may hold calls that went unnamed when they were archived:
+  // ABIs learned since name them.
   private async load(headers: BlockHeader[], justStored?: NormalizedBlock): Promise<NormalizedBlock[]> {
     return Promise.all(
       headers.map(async (header) => {
         if (justStored && header.hash === justStored.block_identifier.hash) return justStored;
         const block = await this.blocks.getByHash(header.hash);
         if (!block) throw new Error(`archived block ${header.hash} is missing`);
-        return block;
+        return this.abis.nameCalls(block);
       }),
     );
   }

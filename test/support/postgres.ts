@@ -14,6 +14,17 @@ export function freshSchemaUrl(prefix = 't'): string {
   return url.toString();
 }
 
+/** Drop the schema a `freshSchemaUrl` names, with everything in it. */
+export async function dropSchema(url: string): Promise<void> {
+  const schema = new URL(url).searchParams.get('schema')!;
+  const base = new URL(url);
+  base.searchParams.delete('schema');
+  const client = new pg.Client({ connectionString: base.toString() });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await client.end();
+}
+
 /** A migrated database in a schema of its own; `drop()` removes the schema and closes the pool. */
 export async function openTestDatabase(
   prefix = 't',

@@ -76,4 +76,31 @@ describe('FsContractStore', () => {
     expect(found.size).to.equal(300);
     expect(found.get(many[0].contract_identifier)).to.deep.equal(redeployed.abi);
   });
+
+  it('keeps an ABI learned without a deploy, for a store opened again on the same folder', async () => {
+    const id = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9.market';
+    await (await openFsContractStore(dir)).putAbis([{ contract_identifier: id, abi: ABI }]);
+    const again = await openFsContractStore(dir);
+    expect((await again.getAbis([id])).get(id)).to.deep.equal(ABI);
+  });
+
+  it("keeps a deploy's ABI over one learned later, and lets a later deploy replace a learned one", async () => {
+    const store = await openFsContractStore(dir);
+    const learned: ContractAbi = { functions: [] };
+    const deployed = 'SP000000000000000000002Q6VF78.deployed';
+    const fetched = 'SP000000000000000000002Q6VF78.fetched';
+    await store.putContracts([
+      { contract_identifier: deployed, abi: ABI, source_code: '(x)', clarity_version: 2 },
+    ]);
+    await store.putAbis([
+      { contract_identifier: deployed, abi: learned },
+      { contract_identifier: fetched, abi: learned },
+    ]);
+    await store.putContracts([
+      { contract_identifier: fetched, abi: ABI, source_code: '(y)', clarity_version: 2 },
+    ]);
+    const found = await store.getAbis([deployed, fetched]);
+    expect(found.get(deployed)).to.deep.equal(ABI);
+    expect(found.get(fetched)).to.deep.equal(ABI);
+  });
 });

@@ -65,6 +65,37 @@ if (!(await postgresAvailable())) {
       expect(await store.getAbis([])).to.deep.equal(new Map());
     });
 
+    it('keeps an ABI learned without a deploy, read back by another store on the same schema', async () => {
+      const id = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9.market';
+      await store.putAbis([
+        { contract_identifier: id, abi: ABI },
+        { contract_identifier: id, abi: ABI },
+      ]);
+      expect((await new PgContractStore(db).getAbis([id])).get(id)).to.deep.equal(ABI);
+      const { rows } = await db.pool.query(
+        'SELECT source_code, clarity_version FROM contracts WHERE contract_identifier = $1',
+        [id],
+      );
+      expect(rows).to.deep.equal([{ source_code: null, clarity_version: null }]);
+    });
+
+    it("keeps a deploy's ABI over one learned later, and lets a later deploy replace a learned one", async () => {
+      const learned: ContractAbi = { functions: [] };
+      await store.putContracts([deployed('SP3.deployed', ABI), deployed('SP3.no-abi', null)]);
+      await store.putAbis([
+        { contract_identifier: 'SP3.deployed', abi: learned },
+        { contract_identifier: 'SP3.no-abi', abi: learned },
+        { contract_identifier: 'SP3.fetched', abi: learned },
+      ]);
+      await store.putContracts([deployed('SP3.fetched', ABI)]);
+      const found = await store.getAbis(['SP3.deployed', 'SP3.no-abi', 'SP3.fetched']);
+      expect(Object.fromEntries(found)).to.deep.equal({
+        'SP3.deployed': ABI,
+        'SP3.no-abi': learned,
+        'SP3.fetched': ABI,
+      });
+    });
+
     it('replaces a contract stored again, even twice in one call', async () => {
       const id = 'SP3.redeployed';
       await store.putContracts([deployed(id, null)]);

@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { openFsArchive } from '../../../adapters/archive-fs/index.js';
-import { ChainBuilder } from '../../support/block-builder.js';
+import { Cl } from '@stacks/transactions';
+import type { ContractCallArg } from '../../../core/chain/transaction-payload.js';
+import { ChainBuilder, contractCall } from '../../support/block-builder.js';
+import { startFakeNodeRpc } from '../../support/fake-node-rpc.js';
 import { runCli } from '../../support/server-process.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 
@@ -76,5 +79,62 @@ describe('stackhooks import', function () {
     expect(resumed.code, resumed.out).to.equal(0);
     expect(resumed.out).to.match(/resumed after line \d+/);
     expect(await archivedCount(dataDir)).to.equal(blocks);
+  });
+
+  it('names calls from the node given with --node-rpc-url, and counts those it cannot name without one', async () => {
+    const market = 'SPJW1XE278YMCEYMXB8ZFGJMH8ZVAAEDP2S2PJYG.stacks-art-market';
+    const node = await startFakeNodeRpc({
+      [market]: {
+        functions: [
+          {
+            name: 'buy',
+            access: 'public',
+            args: [{ name: 'item-id', type: 'uint128' }],
+            outputs: { type: 'bool' },
+          },
+        ],
+      },
+    });
+    try {
+      const chain = new ChainBuilder();
+      const lines: string[] = [];
+      for (let nonce = 0; nonce < 3; nonce++) {
+        const call = await contractCall({
+          contractId: market,
+          functionName: 'buy',
+          functionArgs: [Cl.uint(9)],
+          nonce,
+        });
+        lines.push(
+          `${nonce + 1}\t2024-01-01 00:00:00+00\t/new_block\t${JSON.stringify(chain.next({ transactions: [call] }))}`,
+        );
+      }
+      const file = join(dir, 'calls.tsv');
+      await writeFile(file, lines.join('\n') + '\n');
+
+      const unnamed = await runCli(['import', file], { STACKHOOKS_DATA_DIR: join(dir, 'plain') });
+      expect(unnamed.out).to.include('3 contract calls to 1 contracts without a known ABI');
+      expect(unnamed.out).to.include('--node-rpc-url');
+
+      const dataDir = join(dir, 'named');
+      const named = await runCli(['import', file, '--node-rpc-url', node.url], {
+        STACKHOOKS_DATA_DIR: dataDir,
+      });
+      expect(named.code, named.out).to.equal(0);
+      expect(named.out).to.not.include('without a known ABI');
+      expect(node.requests).to.deep.equal([market]);
+      const archive = await openFsArchive(join(dataDir, 'archive'));
+      try {
+        const block = await archive.getCanonicalAt(3);
+        const payload = block!.transactions[0].payload;
+        expect(
+          payload.type === 'contract_call' && (payload.args as ContractCallArg[]).map((a) => a.name),
+        ).to.deep.equal(['item-id']);
+      } finally {
+        await archive.close();
+      }
+    } finally {
+      await node.close();
+    }
   });
 });

@@ -1,11 +1,10 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import type { NodeBlock } from '../../../core/stacks-codec/node-block.js';
 import { sampleDefinition } from '../../support/definitions.js';
 import { TEST_API_KEY } from '../../support/api-server.js';
 import { ChainBuilder, TEST_KEYS, addressOf, stxTransfer } from '../../support/block-builder.js';
-import { freshSchemaUrl, postgresAvailable } from '../../support/postgres.js';
+import { dropSchema, freshSchemaUrl, postgresAvailable } from '../../support/postgres.js';
 import { freePort, spawnServer, type ServerProcess } from '../../support/server-process.js';
 import { send } from '../../support/raw-http.js';
 import { makeTempDir } from '../../support/temp-dir.js';
@@ -34,16 +33,6 @@ async function buildChain(count: number): Promise<NodeBlock[]> {
 async function stopAll(processes: ServerProcess[]): Promise<void> {
   for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGTERM');
   await Promise.all(processes.map((p) => p.exited));
-}
-
-async function dropSchema(url: string): Promise<void> {
-  const schema = new URL(url).searchParams.get('schema')!;
-  const base = new URL(url);
-  base.searchParams.delete('schema');
-  const client = new pg.Client({ connectionString: base.toString() });
-  await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await client.end();
 }
 
 if (!available) {

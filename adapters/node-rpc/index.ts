@@ -1,0 +1,1 @@
+export { NodeRpcInterfaceSource, type NodeRpcOptions } from './node-rpc-interface-source.js';
