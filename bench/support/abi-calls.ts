@@ -2,7 +2,7 @@
 import { Cl } from '@stacks/transactions';
 import type { ContractAbi } from '../../core/chain/contract-abi.js';
 import type { NodeBlock } from '../../core/stacks-codec/node-block.js';
-import { ChainBuilder, contractCall } from '../../test/support/block-builder.js';
+import { contractCall, type ChainBuilder } from '../../test/support/block-builder.js';
 
 /** The one function every bench contract has: a market listing, as many NFT markets declare it. */
 export const LIST_ITEM_ABI: ContractAbi = {
