@@ -67,8 +67,8 @@ export class ContractAbis {
     @inject(SERVICE_SETTINGS) private readonly settings: Pick<ServiceSettings, 'network'>,
     @inject(CONTRACT_INTERFACE_SOURCE) @optional() source?: ContractInterfaceSource,
   ) {
-    this.node =
-      source && new NodeInterfaces(source, clock, timer, logger, (id, abi) => this.learned(id, abi));
+    const learned = (id: string, abi: ContractAbi) => this.learned(id, abi);
+    this.node = source && new NodeInterfaces(source, clock, timer, logger, learned, this.counters);
   }
 
   /** The ABI known now for a contract, or undefined; synchronous, for normalization. */
