@@ -23,8 +23,8 @@ import type { DeployedContract } from '../stacks-codec/normalize-block.js';
 const ABI_CACHE_SIZE = 5_000;
 /** How long a contract the store did not know stays unknown before the store is asked again. */
 const STORE_RECHECK_MS = 60_000;
-/** How long answers of the node gather before they are written together. */
-const WRITE_DELAY_MS = 20;
+/** How long answers of the node gather before they are written together (close() waits for them). */
+const WRITE_DELAY_MS = 250;
 /** Contracts remembered as absent, and contracts logged as unnamed, at most (the oldest go first). */
 const MEMORY_LIMIT = 10_000;
 
@@ -159,7 +159,7 @@ export class ContractAbis {
   private learned(id: string, abi: ContractAbi): void {
     this.remember(id, abi);
     // The answers to one block's requests arrive over a few milliseconds: they are kept in one
-    // write, after the block has had them.
+    // write, once the block has been archived and shaped (the write would compete with it).
     this.pendingWrites.push({ contract_identifier: id, abi });
     if (this.pendingWrites.length > 1) return;
     const write = this.timer.wait(WRITE_DELAY_MS).elapsed.then(async () => {
