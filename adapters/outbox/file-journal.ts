@@ -1,11 +1,16 @@
 import { mkdir, open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { syncDir } from './sync-dir.js';
 import { applyEntry, encodeEntry, snapshotEntries, type JournalEntry } from './journal-entry.js';
 import { frameRecord, readJournalFile } from './journal-file.js';
 import type { OutboxJournal } from './journaled-outbox.js';
 import type { OutboxState } from './outbox-state.js';
+import type { PayloadSegments } from './payload-segments.js';
 
 type Waiter = { framed: Buffer[]; resolve: () => void; reject: (err: unknown) => void };
+
+/** A compaction's snapshot, encoded at one instant, with the payload segments it names. */
+type Snapshot = { records: Buffer[]; segments: Set<number> };
 
 const JOURNAL_NAME = /^journal-(\d{12})\.log$/;
 /** Snapshot writes go out in slices this big instead of one buffer the size of the state. */
@@ -16,10 +21,12 @@ const journalName = (generation: number): string => `journal-${String(generation
 /**
  * The file outbox's journal of checksummed records (`journal-<generation>.log`). Every change is
  * applied in memory, then appended; a commit resolves after fsync, and commits that arrive together
- * share one write and one fsync (group commit). Compaction writes the live state as the next
- * generation and renames it into place, so the newest generation is always complete; a journal
- * that fails to write refuses further changes (the memory would be ahead of the disk) until the
- * outbox is reopened.
+ * share one write and one fsync (group commit). The payload records the changes name are written
+ * and fsynced first (`PayloadSegments`), so the journal never points at bytes a crash could lose.
+ * Compaction writes the live state as the next generation and renames it into place, so the newest
+ * generation is always complete, then deletes the payload segments that no longer hold a record
+ * the snapshot names; a journal that fails to write refuses further changes (the memory would be
+ * ahead of the disk) until the outbox is reopened.
  */
 export class FileJournal implements OutboxJournal {
   private waiting: Waiter[] = [];
@@ -37,10 +44,20 @@ export class FileJournal implements OutboxJournal {
     /** The journal's size right after the last compaction. */
     private compactedSize: number,
     private readonly compactAtBytes: number,
+    private readonly payloads: PayloadSegments | undefined,
   ) {}
 
-  /** Open (or create) the journal in `dir`, replaying the newest generation into `state` and cutting off a torn tail. */
-  static async open(dir: string, state: OutboxState, compactAtBytes: number): Promise<FileJournal> {
+  /**
+   * Open (or create) the journal in `dir`, replaying the newest generation into `state` and cutting
+   * off a torn tail. A journal written before payload segments is compacted at once, which moves
+   * its bodies out of it.
+   */
+  static async open(
+    dir: string,
+    state: OutboxState,
+    compactAtBytes: number,
+    payloads?: PayloadSegments,
+  ): Promise<FileJournal> {
     await mkdir(dir, { recursive: true });
     const names = await readdir(dir);
     // A crash during compaction can leave a half-written snapshot, or an older generation not yet deleted.
@@ -48,7 +65,11 @@ export class FileJournal implements OutboxJournal {
     const generations = names.flatMap((n) => JOURNAL_NAME.exec(n)?.[1] ?? []).map(Number);
     const generation = generations.length > 0 ? Math.max(...generations) : 1;
     const path = join(dir, journalName(generation));
-    const intact = generations.length > 0 ? await readJournalFile(path, (r) => applyEntry(state, r)) : 0;
+    let legacy = false;
+    const replay = (record: Buffer) => {
+      if (applyEntry(state, record)) legacy = true;
+    };
+    const intact = generations.length > 0 ? await readJournalFile(path, replay) : 0;
     const handle = await open(path, 'a');
     try {
       const { size } = await handle.stat();
@@ -64,7 +85,9 @@ export class FileJournal implements OutboxJournal {
       throw err;
     }
     // How much of a replayed journal is superseded is unknown, so the first prune compacts it.
-    return new FileJournal(dir, state, handle, generation, intact, 0, compactAtBytes);
+    const journal = new FileJournal(dir, state, handle, generation, intact, 0, compactAtBytes, payloads);
+    if (legacy) await journal.commit([], true);
+    return journal;
   }
 
   /** Whether anything was appended since the last compaction (a prune then compacts). */
@@ -78,6 +101,7 @@ export class FileJournal implements OutboxJournal {
     this.closed = true;
     while (this.flushing) await this.flushing;
     await this.handle.close();
+    await this.payloads?.close();
   }
 
   /** Throw when the journal is closed or failed to write. */
@@ -105,11 +129,15 @@ export class FileJournal implements OutboxJournal {
       this.waiting = [];
       try {
         if (this.failure) throw this.failure;
-        // Compaction snapshots the memory state, which already holds every change in this batch.
+        // Compaction snapshots the memory state, which already holds every change in this batch,
+        // and nothing after it: the snapshot is taken before anything else can run.
         const compact =
           this.compactWanted || this.size >= Math.max(this.compactAtBytes, 2 * this.compactedSize);
         this.compactWanted = false;
-        if (!compact || !(await this.compact()))
+        const snapshot = compact ? this.snapshot() : undefined;
+        // The payload records the batch (or the snapshot) names reach the disk first.
+        await this.payloads?.flush();
+        if (!snapshot || !(await this.compact(snapshot)))
           await this.append(Buffer.concat(batch.flatMap((w) => w.framed)));
         for (const waiter of batch) waiter.resolve();
       } catch (err) {
@@ -127,16 +155,22 @@ export class FileJournal implements OutboxJournal {
     this.size += bytes.length;
   }
 
-  /**
-   * Write the live state as the next generation: to a temporary file, fsync, rename, fsync the
-   * folder, then delete the old generation. The snapshot is encoded before the first await, so no
-   * change can slip between the state it shows and the journal that follows it. False when the
-   * snapshot could not be written (say, the disk is full): the old journal is still whole, so the
-   * batch is appended to it instead, and the next try waits until the journal has doubled.
-   */
-  private async compact(): Promise<boolean> {
+  /** The live state as journal records, and the payload segments it names; synchronous. */
+  private snapshot(): Snapshot {
     this.state.dropDeliveredBodies();
     const records = [...snapshotEntries(this.state)].map((e) => frameRecord(encodeEntry(e)));
+    return { records, segments: new Set(this.payloads?.references().keys()) };
+  }
+
+  /**
+   * Write a snapshot as the next generation: to a temporary file, fsync, rename, fsync the folder,
+   * then delete the old generation and the payload segments nothing in the snapshot names. The
+   * snapshot was encoded before the first await, so no change can slip between the state it shows
+   * and the journal that follows it. False when it could not be written (say, the disk is full):
+   * the old journal is still whole, so the batch is appended to it instead, and the next try waits
+   * until the journal has doubled.
+   */
+  private async compact({ records, segments }: Snapshot): Promise<boolean> {
     const generation = this.generation + 1;
     const target = join(this.dir, journalName(generation));
     let written: number;
@@ -156,17 +190,8 @@ export class FileJournal implements OutboxJournal {
     await unlink(join(this.dir, journalName(this.generation)));
     this.generation = generation;
     this.size = this.compactedSize = written;
+    await this.payloads?.deleteUnreferenced(segments);
     return true;
-  }
-}
-
-// A rename or a new file is durable only once the folder that names it is fsynced.
-async function syncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
 

@@ -1,33 +1,64 @@
+import { join } from 'node:path';
 import { FileJournal } from './file-journal.js';
 import { JournaledOutbox } from './journaled-outbox.js';
 import { OutboxState, type OutboxOptions } from './outbox-state.js';
+import { PayloadSegments } from './payload-segments.js';
+import { DEFAULT_BODY_CACHE_BYTES, SegmentPayloads } from './payload-store.js';
 
 /** Options of the file outbox. */
 export type FsOutboxOptions = OutboxOptions & {
   /** Compact once the journal grows past this many bytes (default 256 MB; see `FileJournal`). */
   compactAtBytes?: number;
+  /** Pending payloads each hook keeps in memory (default 32); the rest of its queue waits on disk. */
+  pendingInMemoryPerHook?: number;
+  /** Bodies of recently queued payloads kept in memory, as JSON bytes (default 16 MiB). */
+  bodyCacheBytes?: number;
+  /** Size at which a payload segment is closed and the next one started (default 64 MiB). */
+  segmentBytes?: number;
 };
 
 const DEFAULT_COMPACT_AT_BYTES = 256 * 1024 * 1024;
+/** Enough for a hook that keeps up to be sent from memory; past it, its queue waits on disk. */
+export const DEFAULT_PENDING_IN_MEMORY_PER_HOOK = 32;
+const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
 
 /**
  * The durable outbox: the memory state machine, rebuilt on open from its journal (`FileJournal`),
- * and every change made durable there before the call resolves. Reads answer from memory at once,
- * so they may show a change whose fsync is still under way (a delivery of it is at-least-once anyway).
+ * and every change made durable there before the call resolves. Payloads are written whole to
+ * payload segments (`payloads/`); memory holds each hook's first pending payloads and its log, the
+ * rest of a long queue as 33 bytes a payload, and a bounded cache of recent bodies. Reads answer
+ * from memory (or a synchronous read of a record) at once, so they may show a change whose fsync
+ * is still under way (a delivery of it is at-least-once anyway).
  */
 export class FsOutbox extends JournaledOutbox {
   private constructor(
     state: OutboxState,
     private readonly file: FileJournal,
+    private readonly payloads: SegmentPayloads,
   ) {
     super(state, file);
   }
 
   /** Open (or create) the outbox in `dir`: replay the newest journal, cutting off a torn tail. */
   static async open(dir: string, options: FsOutboxOptions = {}): Promise<FsOutbox> {
-    const state = new OutboxState(options);
-    const file = await FileJournal.open(dir, state, options.compactAtBytes ?? DEFAULT_COMPACT_AT_BYTES);
-    return new FsOutbox(state, file);
+    const segments = await PayloadSegments.open(
+      join(dir, 'payloads'),
+      options.segmentBytes ?? DEFAULT_SEGMENT_BYTES,
+    );
+    const payloads = new SegmentPayloads(segments, options.bodyCacheBytes ?? DEFAULT_BODY_CACHE_BYTES);
+    const window = options.pendingInMemoryPerHook ?? DEFAULT_PENDING_IN_MEMORY_PER_HOOK;
+    const state = new OutboxState(payloads, window, options);
+    const compactAt = options.compactAtBytes ?? DEFAULT_COMPACT_AT_BYTES;
+    const file = await FileJournal.open(dir, state, compactAt, segments);
+    return new FsOutbox(state, file, payloads);
+  }
+
+  /**
+   * What the outbox holds in memory now: payloads as entries (each hook's first pending ones and
+   * its log), payloads kept on disk only (33 bytes each), and bytes of cached bodies.
+   */
+  inMemory(): { entries: number; coldPayloads: number; cachedBodyBytes: number } {
+    return { ...this.state.footprint(), cachedBodyBytes: this.payloads.cachedBytes };
   }
 
   /** Finish pending writes and close the journal; the outbox refuses changes afterwards. */

@@ -1,14 +1,21 @@
 import type { DeliveryAttempt } from '../../core/delivery/delivery-record.js';
 import type { AttemptOutcome, OutgoingPayload } from '../../core/ports/delivery-queue.js';
-import type { OutboxEntry } from './outbox-entry.js';
+import type { ColdRunSnapshot } from './cold-run.js';
+import type { OutboxEntry, PayloadMeta } from './outbox-entry.js';
 import type { OutboxState } from './outbox-state.js';
+import type { Locator } from './payload-segments.js';
+
+/** A locator as the journal writes it: segment, offset, length. */
+type LocatorTuple = [number, number, number];
 
 /**
  * One record of the outbox journal. The first six kinds are the changes as they happen; the last
- * four make up a compaction snapshot (the live state, written as one new segment).
+ * five make up a compaction snapshot (the live state, written as one new segment). Payload bodies
+ * are not in the journal but in the payload segments, which `loc` points into; a journal written
+ * before that (a payload or a record with its `body`) is read, and its bodies moved into segments.
  */
 export type JournalEntry =
-  | { t: 'enqueued'; payload: OutgoingPayload }
+  | { t: 'enqueued'; payload: PayloadMeta; loc: LocatorTuple }
   // `attempt` null: a payload held back without an attempt.
   | { t: 'attempt'; id: string; attempt: DeliveryAttempt | null; outcome: AttemptOutcome }
   // `at` (wall clock) is for a person reading the journal; replay does not need it.
@@ -17,49 +24,76 @@ export type JournalEntry =
   | { t: 'redelivered'; hook: string; id: string; now: number }
   | { t: 'pruned'; before: number }
   | { t: 'clock'; seen: number }
-  | { t: 'record'; entry: OutboxEntry }
-  | { t: 'queue'; hook: string; ids: string[] }
+  | { t: 'record'; entry: Omit<OutboxEntry, 'loc'> & { loc?: LocatorTuple } }
+  | { t: 'queue'; hook: string; ids: string[]; parked?: string[] }
+  | { t: 'cold'; hook: string; run: ColdRunSnapshot }
   | { t: 'sent'; hook: string; blocks: [string, number[]][] };
 
-/** The bytes of an entry (JSON; a body let go is simply absent). */
+/** An entry as a journal written before payload segments holds it. */
+type LegacyEntry =
+  | { t: 'enqueued'; payload: OutgoingPayload; loc?: undefined }
+  | { t: 'record'; entry: Omit<OutboxEntry, 'loc'> & { body?: OutgoingPayload['body']; loc?: undefined } };
+
+/** The journal's form of a locator. */
+export function locTuple(loc: Locator): LocatorTuple {
+  return [loc.seg, loc.off, loc.len];
+}
+
+const locOf = ([seg, off, len]: LocatorTuple): Locator => ({ seg, off, len });
+
+/** The bytes of an entry (JSON). */
 export function encodeEntry(entry: JournalEntry): Buffer {
   return Buffer.from(JSON.stringify(entry), 'utf8');
 }
 
-/** Replay one journal record into the state. */
-export function applyEntry(state: OutboxState, payload: Buffer): void {
-  const entry = JSON.parse(payload.toString('utf8')) as JournalEntry;
+/** Replay one journal record into the state; true when it was in the layout before payload segments. */
+export function applyEntry(state: OutboxState, payload: Buffer): boolean {
+  const entry = JSON.parse(payload.toString('utf8')) as JournalEntry | LegacyEntry;
   switch (entry.t) {
     case 'enqueued':
-      state.enqueue([entry.payload]);
-      return;
+      if (!entry.loc) {
+        state.enqueue([entry.payload]);
+        return true;
+      }
+      state.enqueuePlaced({ meta: entry.payload, loc: locOf(entry.loc) });
+      return false;
     case 'attempt':
       state.recordAttempt(entry.id, entry.attempt, entry.outcome);
-      return;
+      return false;
     case 'failed_pending':
       state.failPending(entry.hook, entry.reason, entry.except);
-      return;
+      return false;
     case 'dropped':
       state.dropHook(entry.hook);
-      return;
+      return false;
     case 'redelivered':
       state.redeliver(entry.hook, entry.id, entry.now);
-      return;
+      return false;
     case 'pruned':
       state.prune(entry.before);
-      return;
+      return false;
     case 'clock':
       state.restoreClock(entry.seen);
-      return;
-    case 'record':
-      state.restoreEntry(entry.entry);
-      return;
+      return false;
+    case 'record': {
+      const { loc, ...rest } = entry.entry;
+      if ('body' in rest) {
+        const { body, ...kept } = rest;
+        state.restoreEntry({ ...kept, loc: undefined }, body);
+        return true;
+      }
+      state.restoreEntry({ ...rest, loc: loc && locOf(loc) });
+      return false;
+    }
     case 'queue':
-      state.restoreQueue(entry.hook, entry.ids);
-      return;
+      state.restoreQueue(entry.hook, entry.ids, entry.parked);
+      return false;
+    case 'cold':
+      state.restoreColdRun(entry.hook, entry.run);
+      return false;
     case 'sent':
       state.restoreSent(entry.hook, entry.blocks);
-      return;
+      return false;
     default:
       // A journal from a newer release: replaying part of it would silently lose state.
       throw new Error(`outbox journal: unknown entry type ${JSON.stringify((entry as { t: unknown }).t)}`);
@@ -67,13 +101,18 @@ export function applyEntry(state: OutboxState, payload: Buffer): void {
 }
 
 /**
- * The live state as journal entries: the clock, every record (bodies of payloads let go are left
- * out), each hook's pending order, and each hook's sent blocks. Records go first, in enqueue
- * order, so a replay rebuilds the same log and the same `all()` order.
+ * The live state as journal entries: the clock, every entry in memory (with its locator), each
+ * hook's pending order in memory, its cold runs, and its sent blocks. Records go first, so a
+ * replay rebuilds the same log.
  */
 export function* snapshotEntries(state: OutboxState): Generator<JournalEntry> {
   yield { t: 'clock', seen: state.clock };
-  for (const entry of state.entriesInOrder()) yield { t: 'record', entry };
-  for (const [hook, ids] of state.pendingQueues()) yield { t: 'queue', hook, ids };
+  for (const { loc, ...entry } of state.entriesInOrder()) {
+    yield { t: 'record', entry: { ...entry, ...(loc && { loc: locTuple(loc) }) } };
+  }
+  for (const [hook, ids, parked] of state.pendingQueues()) {
+    yield { t: 'queue', hook, ids, ...(parked.length > 0 && { parked }) };
+  }
+  for (const [hook, run] of state.coldRuns()) yield { t: 'cold', hook, run };
   for (const [hook, blocks] of state.sentBlocks()) yield { t: 'sent', hook, blocks };
 }

@@ -8,7 +8,7 @@ import type {
   OutgoingPayload,
 } from '../../core/ports/delivery-queue.js';
 import { EnqueueListeners } from './enqueue-listeners.js';
-import type { JournalEntry } from './journal-entry.js';
+import { locTuple, type JournalEntry } from './journal-entry.js';
 import type { OutboxState } from './outbox-state.js';
 
 /** Where an outbox makes its changes durable. */
@@ -41,7 +41,9 @@ export class JournaledOutbox implements DeliveryQueue {
   async enqueue(payloads: OutgoingPayload[]): Promise<void> {
     this.journal.usable();
     const added = this.state.enqueue(payloads);
-    await this.journal.commit(added.map((payload): JournalEntry => ({ t: 'enqueued', payload })));
+    await this.journal.commit(
+      added.map(({ meta, loc }): JournalEntry => ({ t: 'enqueued', payload: meta, loc: locTuple(loc) })),
+    );
     if (added.length > 0) this.listeners.notify();
   }
 

@@ -1,7 +1,7 @@
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
 import { JournaledOutbox, type OutboxJournal } from './journaled-outbox.js';
-import { payloadOf } from './outbox-entry.js';
 import { OutboxState, type OutboxOptions } from './outbox-state.js';
+import { MemoryPayloads } from './payload-store.js';
 
 /** Nothing to write: the state is all there is. */
 const NO_JOURNAL: OutboxJournal = {
@@ -12,24 +12,24 @@ const NO_JOURNAL: OutboxJournal = {
 
 /**
  * The outbox in memory: the whole delivery state machine, nothing on disk, so a restart forgets
- * everything. For tests, and for embedding callers who accept that (or take payloads themselves
- * with `take()`).
+ * everything, and every pending payload is held in memory. For tests, and for embedding callers
+ * who accept that (or take payloads themselves with `take()`).
  */
 export class MemoryOutbox extends JournaledOutbox {
   constructor(options: OutboxOptions = {}) {
-    super(new OutboxState(options), NO_JOURNAL);
+    super(new OutboxState(new MemoryPayloads(), Infinity, options), NO_JOURNAL);
   }
 
   /** Every payload whose body is still held, in enqueue order, whatever its state (a test view). */
   all(): OutgoingPayload[] {
-    return [...this.state.entriesInOrder()].filter((entry) => entry.body).map(payloadOf);
+    return [...this.state.entriesInOrder()].flatMap((entry) => this.state.payloadOf(entry) ?? []);
   }
 
   /** Take every pending payload, in enqueue order, to send yourself: each is settled as delivered. */
   take(): OutgoingPayload[] {
     const taken = [...this.state.entriesInOrder()]
       .filter((entry) => entry.state === 'pending')
-      .map(payloadOf);
+      .map((entry) => this.state.payloadOf(entry)!);
     for (const payload of taken) this.state.handOver(payload.id);
     return taken;
   }

@@ -1,6 +1,6 @@
 import type { DeliveryAttempt, DeliveryRecord, DeliveryState } from '../../core/delivery/delivery-record.js';
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
-import type { WebhookPayload } from '../../core/payload/webhook-payload.js';
+import type { Locator } from './payload-segments.js';
 
 /** A payload without its body: what the log keeps once the body is let go. */
 export type PayloadMeta = Omit<OutgoingPayload, 'body'>;
@@ -10,8 +10,8 @@ export type OutboxEntry = {
   /** Enqueue order, the tie-break after `created_at` for the log and after the due time for heads. */
   seq: number;
   meta: PayloadMeta;
-  /** Shared with the caller that queued it and never edited; undefined once let go. */
-  body: WebhookPayload | undefined;
+  /** Where the whole payload (body included) is kept; undefined once its body is let go. */
+  loc: Locator | undefined;
   state: DeliveryState;
   next_attempt_at: number | null;
   failure_reason: string | null;
@@ -38,12 +38,6 @@ export function metaOf(payload: OutgoingPayload | PayloadMeta): PayloadMeta {
     rollback: payload.rollback.map((ref) => ({ index: ref.index, hash: ref.hash })),
     created_at: payload.created_at,
   };
-}
-
-/** The payload to send; the body is shared, not copied (it can be megabytes and is read-only). */
-export function payloadOf(entry: OutboxEntry): OutgoingPayload {
-  if (!entry.body) throw new Error(`outbox invariant broken: payload ${entry.meta.id} has no body`);
-  return { ...metaOf(entry.meta), body: entry.body };
 }
 
 /** The record as the delivery log shows it: a copy the caller may keep. */

@@ -6,9 +6,13 @@ import type {
   OutgoingPayload,
 } from '../../core/ports/delivery-queue.js';
 import { BodyGoneError } from './body-gone-error.js';
+import { ColdRun, idHash, type ColdPayload, type ColdRunSnapshot } from './cold-run.js';
 import { insertByAge, pageOf } from './delivery-log.js';
 import { HookHeads, type HookQueue } from './hook-heads.js';
-import { metaOf, payloadOf, recordOf, type OutboxEntry } from './outbox-entry.js';
+import { coldCandidates, newHookLog, pendingRun, pendingRunOf, type HookLog } from './hook-log.js';
+import { metaOf, recordOf, type OutboxEntry, type PayloadMeta } from './outbox-entry.js';
+import type { Locator } from './payload-segments.js';
+import type { PayloadStore } from './payload-store.js';
 import { SENT_BLOCKS_PER_HOOK, SentApplies } from './sent-applies.js';
 
 /** Options both outboxes take. */
@@ -19,8 +23,8 @@ export type OutboxOptions = {
   sentBlocksPerHook?: number;
 };
 
-/** A hook's pending queue plus its delivery log, sorted by (created_at, enqueue order). */
-type HookLog = HookQueue & { log: OutboxEntry[]; counts: Record<DeliveryState, number> };
+/** A payload as queued: its metadata and where its record is. */
+export type PlacedPayload = { meta: PayloadMeta; loc: Locator };
 
 /** A redelivery's record, and whether it changed anything (it was not pending already). */
 type Redelivery = { record: DeliveryRecord; changed: boolean };
@@ -29,8 +33,11 @@ const HOUR_MS = 60 * 60 * 1000;
 
 /**
  * The outbox as a synchronous state machine: per-hook FIFO queues of pending payloads, a heap of
- * hook heads by due time, the delivery log and the blocks sent for rollbacks. It does no I/O, so
- * the memory outbox is just this, and the file outbox replays its journal into it.
+ * hook heads by due time, the delivery log and the blocks sent for rollbacks. Payloads live whole
+ * in a `PayloadStore`; the state keeps each hook's first `window` pending payloads (and its
+ * settled ones) as entries in memory and the rest of its queue as a `ColdRun`, 33 bytes a
+ * payload, taken back into memory as the window empties. It does no I/O of its own (the store's
+ * reads are synchronous), so a journal replay does exactly what the run did.
  */
 export class OutboxState {
   private readonly entries = new Map<string, OutboxEntry>();
@@ -45,34 +52,33 @@ export class OutboxState {
    */
   private seen = 0;
 
-  constructor(options: OutboxOptions = {}) {
+  constructor(
+    private readonly store: PayloadStore,
+    /** Pending payloads a hook keeps in memory; the rest of its queue waits on disk. */
+    private readonly window: number,
+    options: OutboxOptions = {},
+  ) {
     this.keepDeliveredBodiesMs = options.keepDeliveredBodiesMs ?? HOUR_MS;
     this.sent = new SentApplies(options.sentBlocksPerHook ?? SENT_BLOCKS_PER_HOOK);
   }
 
-  /** Queue payloads in order, skipping known ids; returns those added. */
-  enqueue(payloads: readonly OutgoingPayload[]): OutgoingPayload[] {
-    const added: OutgoingPayload[] = [];
+  /** Queue payloads in order, skipping known ids; returns those added, placed in the store. */
+  enqueue(payloads: readonly OutgoingPayload[]): PlacedPayload[] {
+    const added: PlacedPayload[] = [];
     for (const payload of payloads) {
-      if (this.entries.has(payload.id)) continue;
-      const entry: OutboxEntry = {
-        seq: this.nextSeq++,
-        meta: metaOf(payload),
-        body: payload.body,
-        state: 'pending',
-        next_attempt_at: payload.created_at,
-        failure_reason: null,
-        attempts: [],
-        delivered_at: null,
-      };
-      const hook = this.insert(entry);
-      hook.pending.push(payload.id);
-      if (hook.pending.length === 1) this.headMoved(hook);
-      if (payload.kind === 'live') this.sent.track(entry.meta);
-      this.see(payload.created_at);
-      added.push(payload);
+      if (this.knows(payload.hook_uuid, payload.id)) continue;
+      const placed = { meta: metaOf(payload), loc: this.store.put(payload) };
+      this.add(placed);
+      added.push(placed);
     }
     return added;
+  }
+
+  /** Replay: queue a payload already placed in the store (skipped when known, as it was). */
+  enqueuePlaced(placed: PlacedPayload): void {
+    if (this.knows(placed.meta.hook_uuid, placed.meta.id)) return;
+    this.store.retain(placed.loc);
+    this.add(placed);
   }
 
   /** hook → block hash → tx indexes sent in live applies not rolled back since. */
@@ -86,7 +92,8 @@ export class OutboxState {
       .due(now, limit, (uuid) => busy.has(uuid))
       .map((hook) => {
         const entry = this.entries.get(hook.pending.first()!)!;
-        return { payload: payloadOf(entry), attempts: entry.attempts.length };
+        const body = this.store.body(entry.meta.id, entry.loc!);
+        return { payload: { ...metaOf(entry.meta), body }, attempts: entry.attempts.length };
       });
   }
 
@@ -96,9 +103,10 @@ export class OutboxState {
   }
 
   /**
-   * Log an attempt and apply its outcome; false for an unknown id (its hook was dropped while the
-   * attempt ran). An attempt that ends after the payload was settled (say, failed by an interrupt)
-   * is still logged, and a delivery still counts, since the target did receive it.
+   * Log an attempt (none: a payload put back unsent) and apply its outcome; false for an unknown
+   * id (its hook was dropped while the attempt ran). An attempt that ends after the payload was
+   * settled (say, failed by an interrupt) is still logged, and a delivery still counts, since the
+   * target did receive it.
    */
   recordAttempt(id: string, attempt: DeliveryAttempt | null, outcome: AttemptOutcome): boolean {
     const entry = this.entries.get(id);
@@ -126,22 +134,30 @@ export class OutboxState {
   failPending(hookUuid: string, reason: string, except?: string): number {
     const hook = this.hooks.get(hookUuid);
     if (!hook) return 0;
-    const ids = hook.pending.clear().filter((id) => {
+    const ids = [...hook.pending.clear(), ...hook.parked].filter((id) => {
       if (id !== except) return true;
       // The hook's queue held only this one back, so it is alone at the front again.
       hook.pending.push(id);
       return false;
     });
+    hook.parked.clear();
     for (const id of ids) this.setState(hook, this.entries.get(id)!, 'failed', reason);
-    if (ids.length > 0) this.headMoved(hook);
-    return ids.length;
+    const run = pendingRun(hook);
+    const cold = run?.own ?? 0;
+    if (run) {
+      run.state = 'failed';
+      run.reason = reason;
+    }
+    if (ids.length > 0 || run) this.headMoved(hook);
+    return ids.length + cold;
   }
 
   /** Forget everything of a hook. */
   dropHook(hookUuid: string): void {
     const hook = this.hooks.get(hookUuid);
     if (hook) {
-      for (const entry of hook.log) this.entries.delete(entry.meta.id);
+      for (const entry of hook.log) this.forget(entry);
+      for (const run of hook.cold) for (const p of run.payloads()) if (!p.twin) this.store.release(p, '');
       this.heads.dropped(hook);
       this.hooks.delete(hookUuid);
     }
@@ -151,13 +167,16 @@ export class OutboxState {
   /** A page of a hook's log, newest first. */
   list(hookUuid: string, options: { state?: DeliveryState; offset: number; limit: number }): DeliveryPage {
     const hook = this.hooks.get(hookUuid);
-    return hook ? pageOf(hook.log, hook.counts, options) : { total: 0, results: [] };
+    if (!hook) return { total: 0, results: [] };
+    return pageOf(hook, options, (payload, run) => this.coldRecord(payload, run));
   }
 
   /** One record of a hook's log. */
   get(hookUuid: string, id: string): DeliveryRecord | undefined {
     const entry = this.entryOf(hookUuid, id);
-    return entry && recordOf(entry);
+    if (entry) return recordOf(entry);
+    const found = this.findCold(hookUuid, id);
+    return found && this.coldRecord(found.payload, found.run);
   }
 
   /**
@@ -165,16 +184,29 @@ export class OutboxState {
    * false when it was pending already (left where it is). Throws BodyGoneError when its body is gone.
    */
   redeliver(hookUuid: string, id: string, now: number): Redelivery | undefined {
-    const entry = this.entryOf(hookUuid, id);
+    const entry = this.entryOf(hookUuid, id) ?? this.warmFailed(hookUuid, id);
     if (!entry) return undefined;
     if (entry.state === 'pending') return { record: recordOf(entry), changed: false };
-    if (!entry.body) throw new BodyGoneError(id);
+    if (!entry.loc) throw new BodyGoneError(id);
     const hook = this.hooks.get(hookUuid)!;
     this.setState(hook, entry, 'pending', null);
     entry.next_attempt_at = now;
     entry.delivered_at = null;
-    hook.pending.push(id);
-    if (hook.pending.length === 1) this.headMoved(hook);
+    const run = pendingRun(hook);
+    if (run) {
+      // Behind the payloads on disk: it waits in the run, its entry kept in memory.
+      run.push({
+        ...entry.loc,
+        seq: entry.seq,
+        created_at: entry.meta.created_at,
+        hash: idHash(id),
+        twin: true,
+      });
+      hook.parked.add(id);
+    } else {
+      hook.pending.push(id);
+      if (hook.pending.length === 1) this.headMoved(hook);
+    }
     this.see(now);
     return { record: recordOf(entry), changed: true };
   }
@@ -187,13 +219,22 @@ export class OutboxState {
       for (const entry of hook.log) {
         if (entry.state === 'pending' || entry.meta.created_at >= before) kept.push(entry);
         else {
-          this.entries.delete(entry.meta.id);
+          this.forget(entry);
           hook.counts[entry.state]--;
           forgotten++;
         }
       }
       hook.log = kept;
-      if (kept.length === 0) {
+      for (const run of hook.cold) {
+        if (run.state !== 'failed') continue;
+        for (const p of run.dropCreatedBefore(before)) {
+          if (p.twin) continue;
+          this.store.release(p, '');
+          forgotten++;
+        }
+      }
+      hook.cold = hook.cold.filter((run) => run.length > 0);
+      if (kept.length === 0 && hook.cold.length === 0) {
         this.heads.dropped(hook);
         this.hooks.delete(hook.uuid);
       }
@@ -207,8 +248,9 @@ export class OutboxState {
     let dropped = 0;
     const cutoff = this.seen - this.keepDeliveredBodiesMs;
     for (const entry of this.entries.values()) {
-      if (entry.state !== 'delivered' || !entry.body || entry.delivered_at! >= cutoff) continue;
-      entry.body = undefined;
+      if (entry.state !== 'delivered' || !entry.loc || entry.delivered_at! >= cutoff) continue;
+      this.store.release(entry.loc, entry.meta.id);
+      entry.loc = undefined;
       dropped++;
     }
     return dropped;
@@ -222,20 +264,38 @@ export class OutboxState {
     entry.delivered_at = this.seen;
   }
 
-  /** Every entry in enqueue order, read-only: for snapshots and test views. */
+  /** The whole payload of an entry in memory, body included, when it is still kept. */
+  payloadOf(entry: Readonly<OutboxEntry>): OutgoingPayload | undefined {
+    return entry.loc && { ...metaOf(entry.meta), body: this.store.body(entry.meta.id, entry.loc) };
+  }
+
+  /** Every entry in memory in the order it came into memory, read-only: for snapshots and test views. */
   entriesInOrder(): IterableIterator<Readonly<OutboxEntry>> {
     return this.entries.values();
   }
 
-  /** Every hook's pending ids in delivery order. */
-  *pendingQueues(): Generator<[string, string[]]> {
+  /** Every hook's pending ids in memory, in delivery order, and those parked in its pending cold run. */
+  *pendingQueues(): Generator<[string, string[], string[]]> {
     for (const hook of this.hooks.values())
-      if (hook.pending.length > 0) yield [hook.uuid, hook.pending.toArray()];
+      if (hook.pending.length > 0 || hook.parked.size > 0)
+        yield [hook.uuid, hook.pending.toArray(), [...hook.parked]];
+  }
+
+  /** Every hook's cold runs, oldest first. */
+  *coldRuns(): Generator<[string, ColdRunSnapshot]> {
+    for (const hook of this.hooks.values()) for (const run of hook.cold) yield [hook.uuid, run.snapshot()];
   }
 
   /** Every hook's sent blocks, oldest first. */
   sentBlocks(): Generator<[string, [string, number[]][]]> {
     return this.sent.entries();
+  }
+
+  /** How many payloads the state holds as entries in memory, and as cold payloads (33 bytes each). */
+  footprint(): { entries: number; coldPayloads: number } {
+    let coldPayloads = 0;
+    for (const hook of this.hooks.values()) for (const run of hook.cold) coldPayloads += run.length;
+    return { entries: this.entries.size, coldPayloads };
   }
 
   /** The outbox's notion of now. */
@@ -248,17 +308,33 @@ export class OutboxState {
     this.see(seen);
   }
 
-  /** Snapshot restore: one entry as it was (its pending place comes from `restoreQueue`). */
-  restoreEntry(entry: OutboxEntry): void {
+  /**
+   * Snapshot restore: one entry as it was (its pending place comes from `restoreQueue`); `body`
+   * for an entry from a journal written before payload records, which is stored now.
+   */
+  restoreEntry(entry: OutboxEntry, body?: OutgoingPayload['body']): void {
+    if (body) entry.loc = this.store.put({ ...metaOf(entry.meta), body });
+    else if (entry.loc) this.store.retain(entry.loc);
     this.insert(entry);
     this.nextSeq = Math.max(this.nextSeq, entry.seq + 1);
   }
 
-  /** Snapshot restore: one hook's pending ids in delivery order. */
-  restoreQueue(hookUuid: string, ids: string[]): void {
+  /** Snapshot restore: one hook's pending ids in memory, in delivery order, and those parked. */
+  restoreQueue(hookUuid: string, ids: string[], parked: string[] = []): void {
     const hook = this.hooks.get(hookUuid)!;
     for (const id of ids) hook.pending.push(id);
+    for (const id of parked) hook.parked.add(id);
     this.headMoved(hook);
+  }
+
+  /** Snapshot restore: one of a hook's cold runs, after those restored before it. */
+  restoreColdRun(hookUuid: string, snapshot: ColdRunSnapshot): void {
+    const run = ColdRun.restore(snapshot);
+    for (const p of run.payloads()) {
+      if (!p.twin) this.store.retain(p);
+      this.nextSeq = Math.max(this.nextSeq, p.seq + 1);
+    }
+    this.hookLog(hookUuid).cold.push(run);
   }
 
   /** Snapshot restore: one hook's sent blocks, oldest first. */
@@ -266,17 +342,117 @@ export class OutboxState {
     this.sent.restore(hookUuid, blocks);
   }
 
-  private insert(entry: OutboxEntry): HookLog {
-    this.entries.set(entry.meta.id, entry);
-    const uuid = entry.meta.hook_uuid;
+  private add({ meta, loc }: PlacedPayload): void {
+    const seq = this.nextSeq++;
+    const hook = this.hookLog(meta.hook_uuid);
+    if (pendingRun(hook) || hook.pending.length >= this.window) {
+      pendingRunOf(hook).push({
+        ...loc,
+        seq,
+        created_at: meta.created_at,
+        hash: idHash(meta.id),
+        twin: false,
+      });
+    } else {
+      this.insert(this.newEntry(seq, meta, loc));
+      hook.pending.push(meta.id);
+      if (hook.pending.length === 1) this.headMoved(hook);
+    }
+    if (meta.kind === 'live') this.sent.track(meta);
+    this.see(meta.created_at);
+  }
+
+  private newEntry(seq: number, meta: PayloadMeta, loc: Locator): OutboxEntry {
+    return {
+      seq,
+      meta,
+      loc,
+      state: 'pending',
+      next_attempt_at: meta.created_at,
+      failure_reason: null,
+      held_reason: null,
+      attempts: [],
+      delivered_at: null,
+    };
+  }
+
+  // Whether a payload id is queued or logged already: in memory, or (read to confirm) on disk.
+  private knows(hookUuid: string, id: string): boolean {
+    return this.entries.has(id) || this.findCold(hookUuid, id) !== undefined;
+  }
+
+  private findCold(hookUuid: string, id: string) {
+    const hook = this.hooks.get(hookUuid);
+    if (!hook || hook.cold.length === 0) return undefined;
+    for (const found of coldCandidates(hook, id)) if (this.store.read(found.payload).id === id) return found;
+    return undefined;
+  }
+
+  private coldRecord(payload: ColdPayload, run: ColdRun): DeliveryRecord {
+    const meta = metaOf(this.store.read(payload));
+    return recordOf({
+      ...this.newEntry(payload.seq, meta, payload),
+      state: run.state,
+      next_attempt_at: run.state === 'pending' ? meta.created_at : null,
+      failure_reason: run.state === 'failed' ? run.reason : null,
+    });
+  }
+
+  // A failed payload on disk taken back into memory (to be redelivered), as the log showed it.
+  private warmFailed(hookUuid: string, id: string): OutboxEntry | undefined {
+    const found = this.findCold(hookUuid, id);
+    if (!found || found.run.state !== 'failed') return undefined;
+    const hook = this.hooks.get(hookUuid)!;
+    const p = found.run.removeAt(found.position);
+    if (found.run.length === 0) hook.cold.splice(hook.cold.indexOf(found.run), 1);
+    const entry: OutboxEntry = {
+      ...this.newEntry(p.seq, metaOf(this.store.read(p)), p),
+      state: 'failed',
+      next_attempt_at: null,
+      failure_reason: found.run.reason,
+    };
+    this.insert(entry);
+    return entry;
+  }
+
+  // Bring the front of the pending cold run into memory while the window has room.
+  private warm(hook: HookLog): void {
+    const run = pendingRun(hook);
+    while (run && run.length > 0 && hook.pending.length < this.window) {
+      const p = run.shift()!;
+      if (p.twin) {
+        // A redelivered payload waiting here, unless it was settled meanwhile (failed by an interrupt).
+        const id = this.store.read(p).id;
+        if (hook.parked.delete(id)) hook.pending.push(id);
+      } else {
+        const entry = this.newEntry(p.seq, metaOf(this.store.read(p)), p);
+        this.insert(entry);
+        hook.pending.push(entry.meta.id);
+      }
+    }
+    if (run && run.length === 0) hook.cold.pop();
+  }
+
+  private hookLog(uuid: string): HookLog {
     let hook = this.hooks.get(uuid);
     if (!hook) {
-      hook = { ...this.heads.newQueue(uuid), log: [], counts: { pending: 0, delivered: 0, failed: 0 } };
+      hook = newHookLog(this.heads.newQueue(uuid));
       this.hooks.set(uuid, hook);
     }
+    return hook;
+  }
+
+  private insert(entry: OutboxEntry): HookLog {
+    this.entries.set(entry.meta.id, entry);
+    const hook = this.hookLog(entry.meta.hook_uuid);
     insertByAge(hook.log, entry);
     hook.counts[entry.state]++;
     return hook;
+  }
+
+  private forget(entry: OutboxEntry): void {
+    this.entries.delete(entry.meta.id);
+    if (entry.loc) this.store.release(entry.loc, entry.meta.id);
   }
 
   private entryOf(hookUuid: string, id: string): OutboxEntry | undefined {
@@ -287,7 +463,8 @@ export class OutboxState {
   private settle(hook: HookLog, entry: OutboxEntry, state: DeliveryState, reason: string | null): void {
     if (entry.state === 'pending') {
       const wasHead = hook.pending.first() === entry.meta.id;
-      hook.pending.remove(entry.meta.id);
+      if (hook.pending.remove(entry.meta.id)) this.warm(hook);
+      else hook.parked.delete(entry.meta.id);
       if (wasHead) this.headMoved(hook);
     }
     this.setState(hook, entry, state, reason);

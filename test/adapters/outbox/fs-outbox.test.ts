@@ -51,6 +51,26 @@ deliveryQueueContract('FsOutbox, compacting constantly', async () => {
   };
 });
 
+// Two pending payloads per hook in memory and no body cache: queues spill to disk at once, and
+// every body is read back from its record.
+deliveryQueueContract('FsOutbox, two pending in memory per hook, bodies read from disk', async () => {
+  const dir = await makeTempDir('stackhooks-outbox-');
+  const options = { pendingInMemoryPerHook: 2, bodyCacheBytes: 0, compactAtBytes: 2_000 };
+  let current = await openFsOutbox(dir, options);
+  return {
+    queue: current,
+    async reopen() {
+      await current.close();
+      current = await openFsOutbox(dir, options);
+      return current;
+    },
+    async cleanup() {
+      await current.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+});
+
 describe('FsOutbox', () => {
   let dir: string;
   const opened: FsOutbox[] = [];
@@ -104,7 +124,7 @@ describe('FsOutbox', () => {
 
   it('compacts past compactAtBytes into one new generation that keeps pending bodies and the log', async () => {
     const hooks = ['h0', 'h1', 'h2'];
-    const outbox = await open({ compactAtBytes: 40_000 });
+    const outbox = await open({ compactAtBytes: 8_000 });
     const payloads = Array.from({ length: 90 }, (_, i) =>
       outgoing(hooks[i % 3], { pad: 1000, created_at: T0 + i }),
     );
@@ -118,7 +138,7 @@ describe('FsOutbox', () => {
     const before = await Promise.all(hooks.map((h) => outbox.list(h, { offset: 0, limit: 100 })));
     await outbox.close();
 
-    const again = await open({ compactAtBytes: 40_000 });
+    const again = await open({ compactAtBytes: 8_000 });
     expect(await Promise.all(hooks.map((h) => again.list(h, { offset: 0, limit: 100 })))).to.deep.equal(
       before,
     );
@@ -132,21 +152,35 @@ describe('FsOutbox', () => {
     });
   });
 
-  it('compacts on prune: forgotten records and old delivered bodies leave the journal, failed bodies stay', async () => {
-    const outbox = await open({ keepDeliveredBodiesMs: 1000 });
+  it('writes bodies to payload segments, never to the journal', async () => {
+    const outbox = await open();
+    const p = outgoing('h1', { pad: 50 });
+    await outbox.enqueue([p]);
+    await outbox.close();
+    const [journal] = await journals(dir);
+    expect(await readFile(join(dir, journal), 'utf8')).to.not.include(p.body.chainhook.name);
+    expect(await readFile(join(dir, 'payloads', '000001.seg'), 'utf8')).to.include(p.body.chainhook.name);
+  });
+
+  it('compacts on prune: forgotten records leave the journal, and a segment goes once nothing in it is kept', async () => {
+    const first = await open({ keepDeliveredBodiesMs: 1000 });
     const [done, failed] = [outgoing('h1', { pad: 50 }), outgoing('h2', { pad: 50 })];
     const old = outgoing('h3', { created_at: T0 - 100 });
-    await outbox.enqueue([done, failed, old, outgoing('h4', { created_at: T0 + 5000 })]);
-    await outbox.recordAttempt(done.id, attemptAt(T0 + 10, 200), { state: 'delivered' });
+    await first.enqueue([done, old]);
+    await first.recordAttempt(done.id, attemptAt(T0 + 10, 200), { state: 'delivered' });
+    await first.recordAttempt(old.id, attemptAt(T0 + 10, 200), { state: 'delivered' });
+    await first.close();
+    // A new segment per open: the second holds only what is queued from now on.
+    const outbox = await open({ keepDeliveredBodiesMs: 1000 });
+    await outbox.enqueue([failed, outgoing('h4', { created_at: T0 + 5000 })]);
     await outbox.recordAttempt(failed.id, attemptAt(T0 + 10), { state: 'failed', reason: 'no' });
-    await outbox.recordAttempt(old.id, attemptAt(T0 + 10, 200), { state: 'delivered' });
+    expect(await readdir(join(dir, 'payloads'))).to.deep.equal(['000001.seg', '000002.seg']);
     expect(await outbox.prune(T0 - 1)).to.equal(1);
     const files = await journals(dir);
     expect(files).to.deep.equal(['journal-000000000002.log']);
-    const text = await readFile(join(dir, files[0]), 'utf8');
-    expect(text).to.not.include(done.body.chainhook.name);
-    expect(text).to.not.include(old.id);
-    expect(text).to.include(failed.body.chainhook.name);
+    expect(await readFile(join(dir, files[0]), 'utf8')).to.not.include(old.id);
+    // The first segment held only delivered bodies past their grace period; the second a failed one.
+    expect(await readdir(join(dir, 'payloads'))).to.deep.equal(['000002.seg']);
     await outbox.close();
 
     const again = await open({ keepDeliveredBodiesMs: 1000 });
@@ -157,6 +191,72 @@ describe('FsOutbox', () => {
     expect(await again.redeliver('h2', failed.id, T0 + 6000)).to.include({ state: 'pending' });
     const due = await again.due(T0 + 6000, 10, none);
     expect(due.find((d) => d.payload.id === failed.id)?.payload).to.deep.equal(failed);
+  });
+
+  it("keeps a hook's first pending payloads in memory and the rest of a long queue on disk, read back in order", async () => {
+    const outbox = await open({ pendingInMemoryPerHook: 4, bodyCacheBytes: 0 });
+    const payloads = Array.from({ length: 40 }, (_, i) => outgoing('slow', { created_at: T0 + i }));
+    for (const p of payloads) await outbox.enqueue([p]);
+    expect(outbox.inMemory()).to.deep.equal({ entries: 4, coldPayloads: 36, cachedBodyBytes: 0 });
+    expect(await outbox.get('slow', payloads[39].id)).to.include({ state: 'pending', id: payloads[39].id });
+    expect((await outbox.list('slow', { offset: 0, limit: 3 })).results.map((r) => r.id)).to.deep.equal(
+      [39, 38, 37].map((i) => payloads[i].id),
+    );
+    await outbox.close();
+    const again = await open({ pendingInMemoryPerHook: 4, bodyCacheBytes: 0 });
+    expect(again.inMemory()).to.include({ entries: 4, coldPayloads: 36 });
+    expect(await drain(again)).to.deep.equal(payloads.map((p) => p.id));
+  });
+
+  it('redelivers a payload behind a queue on disk, so it goes out after every payload queued before', async () => {
+    const outbox = await open({ pendingInMemoryPerHook: 2, bodyCacheBytes: 0 });
+    const [first, ...rest] = Array.from({ length: 6 }, (_, i) => outgoing('h1', { created_at: T0 + i }));
+    await outbox.enqueue([first, ...rest]);
+    await outbox.recordAttempt(first.id, attemptAt(T0, 200), { state: 'delivered' });
+    expect(await outbox.redeliver('h1', first.id, T0 + 10)).to.include({ state: 'pending' });
+    const page = await outbox.list('h1', { state: 'pending', offset: 0, limit: 10 });
+    expect(page.total).to.equal(6);
+    await outbox.close();
+    const again = await open({ pendingInMemoryPerHook: 2, bodyCacheBytes: 0 });
+    expect(await drain(again)).to.deep.equal([...rest.map((p) => p.id), first.id]);
+    expect((await again.get('h1', first.id))?.attempts).to.have.length(2);
+  });
+
+  it('fails a long queue on disk in one step, keeping it there, and redelivers one of its payloads', async () => {
+    const outbox = await open({ pendingInMemoryPerHook: 2, bodyCacheBytes: 0 });
+    const payloads = Array.from({ length: 10 }, (_, i) => outgoing('dead', { created_at: T0 + i }));
+    await outbox.enqueue(payloads);
+    await outbox.failPending('dead', 'interrupted', payloads[0].id);
+    expect(outbox.inMemory()).to.include({ entries: 2, coldPayloads: 8 });
+    const failed = await outbox.list('dead', { state: 'failed', offset: 0, limit: 20 });
+    expect(failed.total).to.equal(9);
+    expect(failed.results.every((r) => r.failure_reason === 'interrupted')).to.equal(true);
+    await outbox.recordAttempt(payloads[0].id, attemptAt(T0, 500), { state: 'failed', reason: 'gone' });
+    expect(await outbox.redeliver('dead', payloads[7].id, T0 + 100)).to.include({ state: 'pending' });
+    await outbox.close();
+    const again = await open({ pendingInMemoryPerHook: 2, bodyCacheBytes: 0 });
+    expect(await drain(again)).to.deep.equal([payloads[7].id]);
+    expect((await again.list('dead', { state: 'failed', offset: 0, limit: 20 })).total).to.equal(9);
+  });
+
+  it('moves the bodies of a journal written before payload segments into segments, and compacts it', async () => {
+    const [a, b] = [outgoing('h1', { pad: 40 }), outgoing('h1', { pad: 40 })];
+    const legacy = [
+      { t: 'enqueued', payload: a },
+      { t: 'enqueued', payload: b },
+      { t: 'attempt', id: a.id, attempt: attemptAt(T0, 200), outcome: { state: 'delivered' } },
+    ];
+    await writeFile(
+      join(dir, 'journal-000000000001.log'),
+      Buffer.concat(legacy.map((e) => frame(Buffer.from(JSON.stringify(e))))),
+    );
+    const outbox = await open();
+    expect(await journals(dir)).to.deep.equal(['journal-000000000002.log']);
+    expect(await readFile(join(dir, 'journal-000000000002.log'), 'utf8')).to.not.include(
+      b.body.chainhook.name,
+    );
+    expect(await outbox.get('h1', a.id)).to.include({ state: 'delivered' });
+    expect(await outbox.due(T0, 10, none)).to.deep.equal([{ payload: b, attempts: 0 }]);
   });
 
   it('replays the newest generation and removes what a crash during compaction left behind', async () => {
@@ -173,10 +273,7 @@ describe('FsOutbox', () => {
 
   it('refuses to open a journal holding an entry it does not know rather than replay part of it', async () => {
     const payload = Buffer.from(JSON.stringify({ t: 'from_the_future' }));
-    const header = Buffer.alloc(8);
-    header.writeUInt32LE(payload.length, 0);
-    header.writeUInt32LE(crc32(payload), 4);
-    await writeFile(join(dir, 'journal-000000000001.log'), Buffer.concat([header, payload]));
+    await writeFile(join(dir, 'journal-000000000001.log'), frame(payload));
     const error = await openFsOutbox(dir).catch((e: unknown) => e);
     expect(String(error)).to.include('from_the_future');
   });
@@ -187,28 +284,38 @@ describe('FsOutbox', () => {
     expect(String(await outbox.enqueue([outgoing('h1')]).catch((e: unknown) => e))).to.include('closed');
   });
 
-  it('keeps every acknowledged payload, in order per hook, when its writer is killed with SIGKILL', async function () {
-    this.timeout(60_000);
-    const lines = await runAndKill(dir, 600);
-    const acked = lines.filter((l) => l.startsWith('E ')).map((l) => l.slice(2));
-    const delivered = lines.filter((l) => l.startsWith('D ')).map((l) => l.slice(2));
-    const retried = lines.filter((l) => l.startsWith('R ')).map((l) => l.slice(2));
-    expect(acked.length).to.be.at.least(600);
-    expect(delivered.length).to.be.greaterThan(0);
-    expect(retried.length).to.be.greaterThan(0);
-    const outbox = await open();
-    const hookOf = (id: string) => `hook-${Number(id.slice(1)) % 50}`;
-    for (const id of acked) expect(await outbox.get(hookOf(id), id), id).to.not.equal(undefined);
-    for (const id of delivered) expect(await outbox.get(hookOf(id), id)).to.include({ state: 'delivered' });
-    for (const id of retried) expect((await outbox.get(hookOf(id), id))?.attempts.length).to.be.at.least(1);
-    const sent = await drain(outbox);
-    for (let h = 0; h < 50; h++) {
-      const numbers = sent.filter((id) => hookOf(id) === `hook-${h}`).map((id) => Number(id.slice(1)));
-      expect(numbers, `hook-${h}`).to.deep.equal([...numbers].sort((a, b) => a - b));
-    }
-    expect(new Set(sent).size).to.equal(sent.length);
-  });
+  for (const window of [32, 2]) {
+    it(`keeps every acknowledged payload, in order per hook, when its writer (${window} pending in memory per hook) is killed with SIGKILL`, async function () {
+      this.timeout(60_000);
+      const lines = await runAndKill(dir, 600, window);
+      const acked = lines.filter((l) => l.startsWith('E ')).map((l) => l.slice(2));
+      const delivered = lines.filter((l) => l.startsWith('D ')).map((l) => l.slice(2));
+      const retried = lines.filter((l) => l.startsWith('R ')).map((l) => l.slice(2));
+      expect(acked.length).to.be.at.least(600);
+      expect(delivered.length).to.be.greaterThan(0);
+      expect(retried.length).to.be.greaterThan(0);
+      const outbox = await open();
+      const hookOf = (id: string) => `hook-${Number(id.slice(1)) % 50}`;
+      for (const id of acked) expect(await outbox.get(hookOf(id), id), id).to.not.equal(undefined);
+      for (const id of delivered) expect(await outbox.get(hookOf(id), id)).to.include({ state: 'delivered' });
+      for (const id of retried) expect((await outbox.get(hookOf(id), id))?.attempts.length).to.be.at.least(1);
+      const sent = await drain(outbox);
+      for (let h = 0; h < 50; h++) {
+        const numbers = sent.filter((id) => hookOf(id) === `hook-${h}`).map((id) => Number(id.slice(1)));
+        expect(numbers, `hook-${h}`).to.deep.equal([...numbers].sort((a, b) => a - b));
+      }
+      expect(new Set(sent).size).to.equal(sent.length);
+    });
+  }
 });
+
+/** A journal record: length, CRC-32, payload. */
+function frame(payload: Buffer): Buffer {
+  const header = Buffer.alloc(8);
+  header.writeUInt32LE(payload.length, 0);
+  header.writeUInt32LE(crc32(payload), 4);
+  return Buffer.concat([header, payload]);
+}
 
 /** Deliver the head of each hook due at `now`, one round. */
 async function deliverHeads(outbox: FsOutbox, now: number): Promise<void> {
@@ -220,7 +327,7 @@ async function deliverHeads(outbox: FsOutbox, now: number): Promise<void> {
 // it retries or delivers some heads. Each line is printed only once its call resolved.
 const WRITER = `
   import { openFsOutbox } from './adapters/outbox/index.ts';
-  const outbox = await openFsOutbox(process.argv[1]);
+  const outbox = await openFsOutbox(process.argv[1], { pendingInMemoryPerHook: Number(process.argv[2]) });
   const say = (line) => process.stdout.write(line + '\\n');
   const payload = (i) => ({
     id: 'p' + i, hook_uuid: 'hook-' + (i % 50), owner: 'o', url: 'https://example.com', kind: 'live',
@@ -243,8 +350,9 @@ const WRITER = `
   }`;
 
 /** Run the writer until it has acknowledged `atLeast` payloads, SIGKILL it, and return its lines. */
-async function runAndKill(dir: string, atLeast: number): Promise<string[]> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', WRITER, dir], {
+async function runAndKill(dir: string, atLeast: number, window: number): Promise<string[]> {
+  const args = ['--import', 'tsx', '--input-type=module', '-e', WRITER, dir, String(window)];
+  const child = spawn(process.execPath, args, {
     cwd: process.cwd(),
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1,0 +1,45 @@
+import type { WebhookPayload } from '../../core/payload/webhook-payload.js';
+
+/**
+ * The bodies of recently queued payloads, kept as the objects they were queued with, so that a
+ * receiver that keeps up is sent from memory and never from disk. It holds at most `maxBytes` of
+ * bodies (as their JSON is long), oldest out first: a hook that falls behind is sent from its
+ * records on disk, and memory does not grow with its backlog.
+ */
+export class BodyCache {
+  private readonly bodies = new Map<string, { body: WebhookPayload; bytes: number }>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  /** Keep a body whose JSON is `bytes` long; the oldest go when the budget is exceeded. */
+  put(id: string, body: WebhookPayload, bytes: number): void {
+    if (bytes > this.maxBytes) return;
+    this.drop(id);
+    this.bodies.set(id, { body, bytes });
+    this.bytes += bytes;
+    for (const [oldest, held] of this.bodies) {
+      if (this.bytes <= this.maxBytes) break;
+      this.bodies.delete(oldest);
+      this.bytes -= held.bytes;
+    }
+  }
+
+  /** The body, if still held. */
+  get(id: string): WebhookPayload | undefined {
+    return this.bodies.get(id)?.body;
+  }
+
+  /** Let a body go (its payload was settled or forgotten). */
+  drop(id: string): void {
+    const held = this.bodies.get(id);
+    if (!held) return;
+    this.bodies.delete(id);
+    this.bytes -= held.bytes;
+  }
+
+  /** Bytes of bodies held now. */
+  get size(): number {
+    return this.bytes;
+  }
+}

@@ -1,0 +1,208 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import { mkdir, open, readdir, unlink, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { syncDir } from './sync-dir.js';
+import { crc32 } from 'node:zlib';
+
+/** Where a payload's record is: segment number, byte offset of the record, payload length. */
+export type Locator = { seg: number; off: number; len: number };
+
+/** Bytes before each record: payload length (u32 LE), then its CRC-32 (u32 LE). */
+const HEADER_BYTES = 8;
+const SEGMENT_NAME = /^(\d{6})\.seg$/;
+
+const segmentName = (seg: number): string => `${String(seg).padStart(6, '0')}.seg`;
+
+/** A record appended but not yet on disk. */
+type Unwritten = { seg: number; off: number; bytes: Buffer };
+
+/**
+ * The file outbox's payload records, each written once and never changed: numbered segment files
+ * (`payloads/000001.seg`, …) of checksummed records, appended in order, a new segment started past
+ * `segmentBytes` and at every open (so a torn tail is never appended to). A record is placed (its
+ * locator known) at once and written by the next `flush`, which fsyncs it; the journal that names
+ * it is written only after, so a locator in the journal always points at durable bytes. Reads are
+ * synchronous positional reads (page cache, microseconds), or from memory while unwritten, so the
+ * outbox state machine stays synchronous. A segment is deleted once no record in it is referenced
+ * (`retain`/`release`) and a compaction has made the journal forget it.
+ */
+export class PayloadSegments {
+  private unwritten: Unwritten[] = [];
+  private writing: Unwritten[] = [];
+  private readonly writers = new Map<number, FileHandle>();
+  private readonly readers = new Map<number, number>();
+  private readonly refs = new Map<number, number>();
+  private startedNew = false;
+
+  private constructor(
+    private readonly dir: string,
+    private readonly segmentBytes: number,
+    private active: number,
+    private activeSize: number,
+  ) {}
+
+  /** Open the segments in `dir`, appending to a new segment after the newest. */
+  static async open(dir: string, segmentBytes: number): Promise<PayloadSegments> {
+    await mkdir(dir, { recursive: true });
+    const numbers = (await readdir(dir)).flatMap((n) => SEGMENT_NAME.exec(n)?.[1] ?? []).map(Number);
+    const segments = new PayloadSegments(dir, segmentBytes, Math.max(0, ...numbers) + 1, 0);
+    segments.startedNew = true;
+    return segments;
+  }
+
+  /** Place a record for `payload`; it is written (and fsynced) by the next `flush`. */
+  append(payload: Buffer): Locator {
+    const framed = HEADER_BYTES + payload.length;
+    if (this.activeSize > 0 && this.activeSize + framed > this.segmentBytes) {
+      this.active++;
+      this.activeSize = 0;
+      this.startedNew = true;
+    }
+    const bytes = Buffer.allocUnsafe(framed);
+    bytes.writeUInt32LE(payload.length, 0);
+    bytes.writeUInt32LE(crc32(payload), 4);
+    payload.copy(bytes, HEADER_BYTES);
+    const loc = { seg: this.active, off: this.activeSize, len: payload.length };
+    this.unwritten.push({ seg: loc.seg, off: loc.off, bytes });
+    this.activeSize += framed;
+    return loc;
+  }
+
+  /** Whether records wait to be written. */
+  hasUnwritten(): boolean {
+    return this.unwritten.length > 0;
+  }
+
+  /** The payload bytes of a record; throws when they are missing or fail their checksum. */
+  read(loc: Locator): Buffer {
+    const pending = this.findUnwritten(loc);
+    const framed = pending ?? this.readFramed(loc);
+    const length = framed.readUInt32LE(0);
+    const payload = framed.subarray(HEADER_BYTES, HEADER_BYTES + loc.len);
+    if (length !== loc.len || crc32(payload) !== framed.readUInt32LE(4)) {
+      throw new Error(`outbox payload record ${segmentName(loc.seg)}@${loc.off} is damaged`);
+    }
+    return payload;
+  }
+
+  /** One more reference to the record's segment. */
+  retain(loc: Locator): void {
+    this.refs.set(loc.seg, (this.refs.get(loc.seg) ?? 0) + 1);
+  }
+
+  /** One reference fewer to the record's segment. */
+  release(loc: Locator): void {
+    const left = (this.refs.get(loc.seg) ?? 0) - 1;
+    if (left > 0) this.refs.set(loc.seg, left);
+    else this.refs.delete(loc.seg);
+  }
+
+  /** Segments written so far and their referenced records (for tests and the report). */
+  references(): Map<number, number> {
+    return new Map(this.refs);
+  }
+
+  /** Write every placed record and fsync it (and the folder, when a segment file is new). */
+  async flush(): Promise<void> {
+    if (this.unwritten.length === 0) return;
+    this.writing = this.unwritten;
+    this.unwritten = [];
+    try {
+      for (const [seg, records] of groupBySegment(this.writing)) {
+        const handle = await this.writer(seg);
+        const bytes = Buffer.concat(records.map((r) => r.bytes));
+        await writeAll(handle, bytes, records[0].off);
+        await handle.datasync();
+      }
+      if (this.startedNew) {
+        await syncDir(this.dir);
+        this.startedNew = false;
+      }
+      // Segments before the active one are complete: nothing more is written to them.
+      for (const [seg, handle] of this.writers) {
+        if (seg === this.active) continue;
+        await handle.close();
+        this.writers.delete(seg);
+      }
+    } finally {
+      this.writing = [];
+    }
+  }
+
+  /**
+   * Delete the segment files before the active one but those in `keep` (the segments a compaction
+   * snapshot names, as referenced when it was taken). Only right after that snapshot is durable:
+   * then the journal no longer names the others, and no replay will read them.
+   */
+  async deleteUnreferenced(keep: ReadonlySet<number>): Promise<number> {
+    let deleted = 0;
+    for (const name of await readdir(this.dir)) {
+      const seg = Number(SEGMENT_NAME.exec(name)?.[1] ?? NaN);
+      if (!(seg < this.active) || keep.has(seg) || this.refs.has(seg) || this.writers.has(seg)) continue;
+      const fd = this.readers.get(seg);
+      if (fd !== undefined) closeSync(fd);
+      this.readers.delete(seg);
+      await unlink(join(this.dir, name));
+      deleted++;
+    }
+    return deleted;
+  }
+
+  /** Close every file. */
+  async close(): Promise<void> {
+    for (const handle of this.writers.values()) await handle.close();
+    this.writers.clear();
+    for (const fd of this.readers.values()) closeSync(fd);
+    this.readers.clear();
+  }
+
+  private findUnwritten(loc: Locator): Buffer | undefined {
+    for (const list of [this.writing, this.unwritten]) {
+      for (const record of list) if (record.seg === loc.seg && record.off === loc.off) return record.bytes;
+    }
+    return undefined;
+  }
+
+  private readFramed(loc: Locator): Buffer {
+    let fd = this.readers.get(loc.seg);
+    if (fd === undefined) {
+      fd = openSync(join(this.dir, segmentName(loc.seg)), 'r');
+      this.readers.set(loc.seg, fd);
+    }
+    const framed = Buffer.allocUnsafe(HEADER_BYTES + loc.len);
+    const read = readSync(fd, framed, 0, framed.length, loc.off);
+    if (read < framed.length) {
+      throw new Error(`outbox payload record ${segmentName(loc.seg)}@${loc.off} is cut short`);
+    }
+    return framed;
+  }
+
+  private async writer(seg: number): Promise<FileHandle> {
+    let handle = this.writers.get(seg);
+    if (!handle) {
+      handle = await open(join(this.dir, segmentName(seg)), 'w');
+      this.writers.set(seg, handle);
+    }
+    return handle;
+  }
+}
+
+function groupBySegment(records: readonly Unwritten[]): Map<number, Unwritten[]> {
+  const groups = new Map<number, Unwritten[]>();
+  for (const record of records) {
+    const group = groups.get(record.seg);
+    if (group) group.push(record);
+    else groups.set(record.seg, [record]);
+  }
+  return groups;
+}
+
+// A positional write may write less than asked (a full disk, a signal): go on until all is written.
+async function writeAll(handle: FileHandle, bytes: Buffer, position: number): Promise<void> {
+  let done = 0;
+  while (done < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position + done);
+    if (bytesWritten === 0) throw new Error('outbox payload write made no progress');
+    done += bytesWritten;
+  }
+}

@@ -1,0 +1,110 @@
+import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
+import type { WebhookPayload } from '../../core/payload/webhook-payload.js';
+import { BodyCache } from './body-cache.js';
+import type { Locator, PayloadSegments } from './payload-segments.js';
+
+/**
+ * Where the outbox state machine keeps each payload whole (metadata and body), as one record
+ * written once: the state holds only a locator, so a payload waiting in a slow hook's queue costs
+ * memory only while it is among the few its hook keeps at hand. Synchronous, so the state machine
+ * stays synchronous and a journal replay does exactly what the run did.
+ */
+export interface PayloadStore {
+  /** Keep the payload as one record; returns where. The store counts it as referenced once. */
+  put(payload: OutgoingPayload): Locator;
+  /** The whole payload from its record. */
+  read(loc: Locator): OutgoingPayload;
+  /** The body of payload `id` stored at `loc` (from memory when it is still held there). */
+  body(id: string, loc: Locator): WebhookPayload;
+  /** The record is referenced once more (a replayed or restored locator). */
+  retain(loc: Locator): void;
+  /** The record is referenced once less; with no reference left it may go. */
+  release(loc: Locator, id: string): void;
+}
+
+/** The memory outbox's records: the payload objects themselves, by a running number. */
+export class MemoryPayloads implements PayloadStore {
+  private readonly payloads = new Map<number, OutgoingPayload>();
+  private next = 0;
+
+  /** Keep the payload object (it is never edited after shaping). */
+  put(payload: OutgoingPayload): Locator {
+    const loc = { seg: 0, off: this.next++, len: 0 };
+    this.payloads.set(loc.off, payload);
+    return loc;
+  }
+
+  /** The payload kept at `loc`. */
+  read(loc: Locator): OutgoingPayload {
+    const payload = this.payloads.get(loc.off);
+    if (!payload) throw new Error(`outbox invariant broken: no payload at ${loc.off}`);
+    return payload;
+  }
+
+  /** The body kept at `loc`. */
+  body(_id: string, loc: Locator): WebhookPayload {
+    return this.read(loc).body;
+  }
+
+  /** Nothing to count: each payload is referenced once. */
+  retain(): void {}
+
+  /** Let the payload go. */
+  release(loc: Locator): void {
+    this.payloads.delete(loc.off);
+  }
+}
+
+/** Bodies kept in memory for receivers that keep up, by default (as JSON bytes). */
+export const DEFAULT_BODY_CACHE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The file outbox's records: JSON in `PayloadSegments`, with the bodies of the most recently
+ * queued payloads also kept as objects (`BodyCache`, bounded) so that healthy hooks are sent
+ * without a read.
+ */
+export class SegmentPayloads implements PayloadStore {
+  private readonly cache: BodyCache;
+
+  constructor(
+    private readonly segments: PayloadSegments,
+    cacheBytes = DEFAULT_BODY_CACHE_BYTES,
+  ) {
+    this.cache = new BodyCache(cacheBytes);
+  }
+
+  /** Write the payload as a record (placed now, written by the next flush) and cache its body. */
+  put(payload: OutgoingPayload): Locator {
+    const bytes = Buffer.from(JSON.stringify(payload), 'utf8');
+    const loc = this.segments.append(bytes);
+    this.segments.retain(loc);
+    this.cache.put(payload.id, payload.body, bytes.length);
+    return loc;
+  }
+
+  /** The whole payload, parsed from its record. */
+  read(loc: Locator): OutgoingPayload {
+    return JSON.parse(this.segments.read(loc).toString('utf8')) as OutgoingPayload;
+  }
+
+  /** The body from the cache, or from its record. */
+  body(id: string, loc: Locator): WebhookPayload {
+    return this.cache.get(id) ?? this.read(loc).body;
+  }
+
+  /** Count one more reference to the record's segment. */
+  retain(loc: Locator): void {
+    this.segments.retain(loc);
+  }
+
+  /** Count one reference fewer, and drop the cached body. */
+  release(loc: Locator, id: string): void {
+    this.segments.release(loc);
+    this.cache.drop(id);
+  }
+
+  /** Bytes of bodies held in memory now. */
+  get cachedBytes(): number {
+    return this.cache.size;
+  }
+}
