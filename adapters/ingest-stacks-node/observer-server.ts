@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { StackhooksError } from '../../core/hooks/errors.js';
 import type { EventLog } from '../../core/ports/event-log.js';
 import type { Logger } from '../../core/ports/logger.js';
 
@@ -18,12 +19,26 @@ export type ObserverOptions = {
  * The HTTP endpoint a stacks-node `[[events_observer]]` posts to. Every POST body, on any path, is
  * appended to the raw event log before the 200, so a 200 is never given for a body a crash could
  * lose; processing happens afterwards. Malformed JSON is a 400 (the node will retry it for ever,
- * which is the node's contract: a body we cannot read must not be acknowledged).
+ * which is the node's contract: a body we cannot read must not be acknowledged). A store that cannot
+ * take the body for now answers 503 with Retry-After, and the node posts it again.
  */
 export function createObserverServer(options: ObserverOptions): Server {
   const now = options.now ?? Date.now;
   return createServer((req, res) => {
     handle(req, res, options, now).catch((err: unknown) => {
+      if (err instanceof StackhooksError && err.code === 'unavailable') {
+        // The store is down for now (a database outage, a full disk): the node retries the same post.
+        options.logger.warn('observer could not store an event; the node will retry it', {
+          path: req.url,
+          error: err.message,
+        });
+        return reply(
+          res,
+          503,
+          { message: err.message },
+          { 'retry-after': String(err.retryAfterSeconds ?? 5) },
+        );
+      }
       options.logger.error('observer request failed', { path: req.url, error: String(err) });
       reply(res, 500, { message: 'could not store the event' });
     });
@@ -77,9 +92,14 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
   });
 }
 
-function reply(res: ServerResponse, status: number, body: unknown): void {
+function reply(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json' });
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }
 

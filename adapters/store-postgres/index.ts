@@ -1,5 +1,5 @@
 // The Postgres adapter's public surface: one `export … from` line per module, kept a plain list.
-export { openDatabase, schemaOf, type Database } from './database.js';
+export { openDatabase, schemaOf, type Database, type OpenDatabaseOptions } from './database.js';
 export { migrate, listMigrations, type Migration } from './migrate.js';
 export { PgHookRepository } from './pg-hook-repository.js';
 export { PgAccountStore } from './pg-account-store.js';
@@ -10,3 +10,6 @@ export { PgContractStore } from './pg-contract-store.js';
 export { acquireIngestLock, type IngestLock, type IngestLockOptions } from './ingest-lock.js';
 export { PgOutbox, openPgOutbox, type PgOutboxOptions } from './pg-outbox.js';
 export { PgBodyGoneError } from './outbox-body-gone-error.js';
+export { isConnectionFailure, asStoreFailure } from './connection-failure.js';
+export { ConnectionHealth, type DatabaseHealthEvent, type DatabaseCounters } from './connection-health.js';
+export { DatabaseStartError, databaseAddress, type DatabaseWait } from './wait-for-database.js';

@@ -6,6 +6,8 @@ const INGEST_LOCK = 7_406_301;
 /** How often the holder checks its connection, and how long an answer may take before it counts as lost. */
 const HEARTBEAT_MS = 5_000;
 const HEARTBEAT_TIMEOUT_MS = 10_000;
+/** How long connecting may take before the attempt counts as failed (the caller retries). */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /** The ingest lock, held until `release()`; `lost` resolves if its connection drops (stop processing then). */
 export type IngestLock = {
@@ -35,7 +37,13 @@ export async function acquireIngestLock(url: string, options: IngestLockOptions 
   const schema = schemaOf(url);
   const server = new URL(url);
   server.searchParams.delete('schema');
-  const client = new pg.Client({ connectionString: server.toString(), keepAlive: true });
+  const client = new pg.Client({
+    connectionString: server.toString(),
+    // Names the session in pg_stat_activity, so an operator can tell which schema's lock it holds.
+    application_name: `stackhooks ingest lock ${schema}`,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+  });
   let held = false;
   let released = false;
   const timer: { heartbeat?: NodeJS.Timeout } = {};
@@ -81,7 +89,9 @@ export async function acquireIngestLock(url: string, options: IngestLockOptions 
       released = true;
       clearInterval(timer.heartbeat);
       try {
-        if (held) await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', key);
+        // A connection already gone took the lock with it: nothing to unlock then.
+        if (held)
+          await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', key).catch(() => undefined);
       } finally {
         await client.end().catch(() => undefined);
       }

@@ -28,9 +28,13 @@ export class PgHookChangeFeed implements HookChangeFeed {
     private readonly options: HookChangeFeedOptions = {},
   ) {}
 
-  /** Call `listener` with the uuid of every hook changed from now on; rejects if it cannot connect. */
-  async watch(listener: (uuid: string) => void): Promise<() => Promise<void>> {
-    const listening = new ListeningSession(this.source, listener, this.options);
+  /**
+   * Call `listener` with the uuid of every hook changed from now on, and `onMissed` each time the
+   * feed listens again after a lost connection (changes made meanwhile were not heard); rejects if
+   * it cannot connect at first.
+   */
+  async watch(listener: (uuid: string) => void, onMissed?: () => void): Promise<() => Promise<void>> {
+    const listening = new ListeningSession(this.source, listener, this.options, onMissed);
     await listening.start();
     return () => listening.stop();
   }
@@ -52,6 +56,7 @@ class ListeningSession {
     source: Database | string,
     private readonly listener: (uuid: string) => void,
     private readonly options: HookChangeFeedOptions,
+    private readonly onMissed: (() => void) | undefined,
   ) {
     const connection = connectionOf(source);
     this.#config = connection.config;
@@ -85,6 +90,8 @@ class ListeningSession {
       application_name: `stackhooks hook feed ${this.#schema}`,
       // A peer that vanishes without closing the socket is otherwise noticed only at the next write.
       keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      connectionTimeoutMillis: 10_000,
     });
     client.on('error', (err) => this.#lost(client, err));
     client.on('end', () => this.#lost(client, new Error('the hook change feed connection ended')));
@@ -134,6 +141,7 @@ class ListeningSession {
     this.#client = client;
     this.#delay = this.#retryMs;
     this.options.onReconnect?.();
+    this.onMissed?.();
   }
 
   #deliver(message: pg.Notification): void {

@@ -3,8 +3,22 @@ import { rm } from 'node:fs/promises';
 import { expect } from 'chai';
 import { FsEventLog } from '../../../adapters/event-log-fs/index.js';
 import { createObserverServer, listenObserver } from '../../../adapters/ingest-stacks-node/index.js';
+import { migrate, openDatabase, PgEventLog, type Database } from '../../../adapters/store-postgres/index.js';
 import { silentLogger } from '../../../adapters/system/index.js';
+import {
+  dropSchemaOf,
+  freshSchemaUrl,
+  postgresAvailable,
+  TEST_DATABASE_URL,
+} from '../../support/postgres.js';
+import { startTcpProxy } from '../../support/tcp-proxy.js';
 import { makeTempDir } from '../../support/temp-dir.js';
+
+/** The Postgres event log of a migrated schema. */
+async function openPgEventLog(db: Database): Promise<PgEventLog> {
+  await migrate(db);
+  return PgEventLog.open(db);
+}
 
 describe('the event observer endpoint', () => {
   let dir: string;
@@ -79,5 +93,50 @@ describe('the event observer endpoint', () => {
     expect((await log.readAfter(0, 100)).map((e) => JSON.parse(e.body).i)).to.deep.equal([
       ...Array(20).keys(),
     ]);
+  });
+});
+
+describe('the event observer endpoint on a database that went away', function () {
+  this.timeout(20_000);
+
+  it('answers 503 with Retry-After, stores nothing, and stores the same post once the database is back', async function () {
+    if (!(await postgresAvailable())) this.skip();
+    const target = new URL(TEST_DATABASE_URL);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const url = freshSchemaUrl('observer');
+    const db = await openDatabase(proxy.via(url));
+    const woken: number[] = [];
+    const server = createObserverServer({
+      log: await openPgEventLog(db),
+      logger: silentLogger,
+      onAppended: (id) => woken.push(id),
+    });
+    const base = `http://127.0.0.1:${await listenObserver(server, 0, '127.0.0.1')}`;
+    const post = () =>
+      fetch(`${base}/new_block`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"n":1}',
+      });
+    try {
+      await proxy.cut();
+      const refused = await post();
+      expect(refused.status).to.equal(503);
+      expect(refused.headers.get('retry-after')).to.equal('5');
+      expect(await refused.json()).to.deep.equal({
+        message: 'store unavailable: the database cannot be reached; retry later',
+      });
+      expect(woken).to.deep.equal([]);
+      await proxy.mend();
+      const stored = await post();
+      expect(stored.status).to.equal(200);
+      expect(await stored.json()).to.deep.equal({ result: 'ok', id: 1 });
+      expect(woken).to.deep.equal([1]);
+    } finally {
+      await new Promise((r) => server.close(r));
+      await db.close();
+      await proxy.close();
+      await dropSchemaOf(url);
+    }
   });
 });

@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
 import pg from 'pg';
 import { acquireIngestLock, type IngestLock } from '../../../adapters/store-postgres/ingest-lock.js';
+import { isConnectionFailure } from '../../../adapters/store-postgres/connection-failure.js';
 import { freshSchemaUrl, postgresAvailable, TEST_DATABASE_URL } from '../../support/postgres.js';
+import { startTcpProxy } from '../../support/tcp-proxy.js';
 
 /** The outcome of a promise after `ms`, without waiting for it any longer. */
 async function settledWithin<T>(
@@ -125,6 +127,29 @@ if (!(await postgresAvailable())) {
       }
       expect(await settledWithin(lock.lost, 5_000)).to.equal('resolved');
       held.push(await acquireIngestLock(url));
+    });
+
+    it('when the network to the database is cut, loses a held lock and fails a wait, and is granted again once mended', async function () {
+      this.timeout(15_000);
+      const target = new URL(TEST_DATABASE_URL);
+      const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+      try {
+        const holder = await acquireIngestLock(proxy.via(url));
+        held.push(holder);
+        const waiter = acquireIngestLock(proxy.via(url));
+        expect(await settledWithin(waiter, 300)).to.equal('pending');
+        await proxy.cut();
+        expect(await settledWithin(holder.lost, 5_000)).to.equal('resolved');
+        const failure = await waiter.then(
+          () => expect.fail('the wait should fail with its connection'),
+          (err: unknown) => err,
+        );
+        expect(isConnectionFailure(failure), String(failure)).to.equal(true);
+        await proxy.mend();
+        held.push(await acquireIngestLock(proxy.via(url)));
+      } finally {
+        await proxy.close();
+      }
     });
   });
 }

@@ -13,6 +13,7 @@ import type { StoredHook } from '../../../core/hooks/record.js';
 import { accountStoreContract } from '../../contracts/account-store.contract.js';
 import { hookRepositoryContract } from '../../contracts/hook-repository.contract.js';
 import { openTestDatabase, postgresAvailable, TEST_DATABASE_URL } from '../../support/postgres.js';
+import { startTcpProxy } from '../../support/tcp-proxy.js';
 
 /** A migrated schema of its own; `reopen` closes the pool and opens a new one on the same schema. */
 async function openFreshSchema(): Promise<{
@@ -278,6 +279,43 @@ if (!(await postgresAvailable())) {
       const hook = newHook();
       await second.insert(hook, 10);
       await heard.waitFor(hook.uuid);
+    });
+
+    it('tells the watcher that changes may have been missed once it listens again after a cut', async () => {
+      const target = new URL(TEST_DATABASE_URL);
+      const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+      cleanups.push(() => proxy.close());
+      const heard: string[] = [];
+      let missed = 0;
+      const feed = new PgHookChangeFeed(proxy.via(db.url), { retryMs: 20, maxRetryMs: 100 });
+      const stop = await feed.watch(
+        (uuid) => heard.push(uuid),
+        () => missed++,
+      );
+      cleanups.push(stop);
+      await proxy.cut();
+      const unheard = newHook();
+      await first.insert(unheard, 10);
+      expect(missed).to.equal(0);
+      await proxy.mend();
+      await within(
+        (async () => {
+          while (missed === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        })(),
+        5000,
+        'the missed-changes call',
+      );
+      expect(heard).to.not.include(unheard.uuid);
+      const later = newHook();
+      await first.insert(later, 10);
+      await within(
+        (async () => {
+          while (!heard.includes(later.uuid)) await new Promise((resolve) => setTimeout(resolve, 20));
+        })(),
+        2000,
+        'the later change',
+      );
+      expect(missed).to.equal(1);
     });
 
     it('leaves no connection behind once stopped', async () => {
