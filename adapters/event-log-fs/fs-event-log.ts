@@ -9,14 +9,20 @@ import {
   type FileHandle,
 } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EventLog, RawEvent } from '../../core/ports/event-log.js';
+import type { EventLog, EventLogPosition, RawEvent } from '../../core/ports/event-log.js';
 import { frameRecord, intactLength, readRecords } from './segment-file.js';
 
 /** A segment is closed and a new one begun past this size, so recovery scans at most one segment. */
 const SEGMENT_BYTES = 64 * 1024 * 1024;
 const CHECKPOINT_FILE = 'processed.json';
 
-type Pending = { framed: Buffer; resolve: (id: number) => void; reject: (err: unknown) => void; id: number };
+type Pending = {
+  framed: Buffer;
+  receivedAt: number;
+  resolve: (id: number) => void;
+  reject: (err: unknown) => void;
+  id: number;
+};
 type Segment = { firstId: number; path: string };
 
 /** Encode an entry as `id \t received_at \t path \t body`, the event-replay TSV line layout. */
@@ -59,6 +65,7 @@ export class FsEventLog implements EventLog {
     private nextId: number,
     private processed: number,
     private note: string | undefined,
+    private newest: { id: number; received_at: number } | undefined,
   ) {}
 
   /** Open (or create) the log in `dir`, cutting off a torn tail a crash left behind. */
@@ -72,7 +79,8 @@ export class FsEventLog implements EventLog {
     const intact = await intactLength(last.path);
     const { size } = await handle.stat();
     if (size > intact.length) await truncate(last.path, intact.length);
-    const nextId = intact.lastPayload ? decode(intact.lastPayload).id + 1 : last.firstId;
+    const lastEntry = intact.lastPayload ? decode(intact.lastPayload) : undefined;
+    const nextId = lastEntry ? lastEntry.id + 1 : last.firstId;
     const checkpoint = await readCheckpoint(dir);
     return new FsEventLog(
       dir,
@@ -82,6 +90,7 @@ export class FsEventLog implements EventLog {
       nextId,
       checkpoint.processed,
       checkpoint.note,
+      lastEntry && { id: lastEntry.id, received_at: lastEntry.received_at },
     );
   }
 
@@ -91,6 +100,7 @@ export class FsEventLog implements EventLog {
       const id = this.nextId++;
       this.queue.push({
         framed: frameRecord(encode({ id, received_at: receivedAt, path, body })),
+        receivedAt,
         resolve,
         reject,
         id,
@@ -153,6 +163,11 @@ export class FsEventLog implements EventLog {
     return this.checkpointWrite;
   }
 
+  /** The newest entry on disk and the processed mark. */
+  async position(): Promise<EventLogPosition> {
+    return { newest: this.newest && { ...this.newest }, processed: this.processed };
+  }
+
   /** Finish pending appends and close the file. */
   async close(): Promise<void> {
     while (this.flushing) await this.flushing;
@@ -177,6 +192,8 @@ export class FsEventLog implements EventLog {
         await this.handle.write(bytes, 0, bytes.length, null);
         await this.handle.datasync();
         this.size += bytes.length;
+        const last = batch[batch.length - 1];
+        this.newest = { id: last.id, received_at: last.receivedAt };
         for (const p of batch) p.resolve(p.id);
       } catch (err) {
         // A failed write may have left part of the batch: cut it off so later records stay readable.

@@ -28,12 +28,19 @@ export type HttpApiOptions = HookRouteDeps & {
 
 /**
  * What the status route tells beyond Hiro's `{server_version, status}`: the canonical tip, how many
- * blocks are archived, and the conditions keeping the service from part of its work (`status` stays
- * `ready`, the literal the official client expects; readiness is told by the conditions).
+ * blocks are archived, how far block processing is behind what the node posted, and the conditions
+ * keeping the service from part of its work (`status` stays `ready`, the literal the official
+ * client expects; readiness is told by the conditions).
  */
 export type ChainStatus = {
   chain_tip: { block_height: number; index_block_hash: string } | null;
   archived_blocks: number;
+  /** The newest entry the observer stored, the last one processed, and how many lie between. */
+  ingest?: {
+    newest_entry: { id: number; received_at: number } | null;
+    processed_entry: number;
+    entries_behind: number;
+  };
   conditions: ServiceCondition[];
 };
 

@@ -1,4 +1,4 @@
-import type { EventLog, RawEvent } from '../../core/ports/event-log.js';
+import type { EventLog, EventLogPosition, RawEvent } from '../../core/ports/event-log.js';
 import type { Database } from './database.js';
 
 /** Appends that arrive together share one transaction (one commit, one WAL flush), up to these bounds. */
@@ -90,6 +90,24 @@ export class PgEventLog implements EventLog {
       'UPDATE event_log_processed SET processed_id = GREATEST(processed_id, $1), note = COALESCE($2, note)',
       [id, note ?? null],
     );
+  }
+
+  /** The newest committed entry (by any process) and the processed mark, in one round trip. */
+  async position(): Promise<EventLogPosition> {
+    const { rows } = await this.#db.pool.query<{
+      last_id: string;
+      received_at: string | null;
+      processed_id: string;
+    }>(
+      `SELECT c.last_id, e.received_at, p.processed_id
+       FROM event_log_counter c CROSS JOIN event_log_processed p LEFT JOIN event_log e ON e.id = c.last_id`,
+    );
+    const row = rows[0];
+    const newest =
+      row.received_at === null
+        ? undefined
+        : { id: Number(row.last_id), received_at: Number(row.received_at) };
+    return { newest, processed: Number(row.processed_id) };
   }
 
   /** Wait for the appends already made; the pool stays open (its owner closes it). */

@@ -62,3 +62,4 @@ export { LOGGER, type Logger } from '../../core/ports/logger.js';
 export { openLowdbStore, type LowdbStore } from '../../adapters/store-lowdb/index.js';
 export { JsonLogger, silentLogger } from '../../adapters/system/index.js';
 export { NodeRpcInterfaceSource, type NodeRpcOptions } from '../../adapters/node-rpc/index.js';
+export { DatabaseStartError } from '../../adapters/store-postgres/index.js';

@@ -22,6 +22,8 @@ export type ServerConfig = {
   role: ServerRole;
   /** STACKHOOKS_DATABASE_URL: PostgreSQL for every store (`postgres://…[?schema=name]`); without it, the embedded default. */
   databaseUrl: string | undefined;
+  /** STACKHOOKS_DATABASE_WAIT: how long to wait at start for a database that cannot be reached yet (default 60s). */
+  databaseWaitMs: number;
   /** STACKHOOKS_API_KEY: a key registered for owner `default` at start (for scripts and tests). */
   apiKey: string | undefined;
   /** STACKHOOKS_MAX_HOOKS_PER_OWNER: hooks one owner may hold (default 1000). */
@@ -103,6 +105,7 @@ export function readServerConfig(env: Source = process.env, argv: string[] = [])
   return {
     role,
     databaseUrl,
+    databaseWaitMs: duration(source, 'STACKHOOKS_DATABASE_WAIT', 60_000),
     port: integer(source, 'STACKHOOKS_PORT', 3000, 0, 65535),
     host: source.STACKHOOKS_HOST || '0.0.0.0',
     dataDir: source.STACKHOOKS_DATA_DIR || './data',

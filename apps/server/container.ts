@@ -43,6 +43,7 @@ import {
 } from './delivery-defaults.js';
 import { dataFolders } from './data-folders.js';
 import { openPostgresAdapters, type PostgresAdapters } from './postgres-adapters.js';
+import type { DatabaseCounters } from '../../adapters/store-postgres/index.js';
 import { ApiKeys } from '../../core/use-cases/api-keys.js';
 import { ConsumerSecrets } from '../../core/use-cases/consumer-secrets.js';
 import {
@@ -95,6 +96,8 @@ export type StackhooksOptions = {
   dataDir?: string;
   /** PostgreSQL for every store instead of the embedded ones (`postgres://…[?schema=name]`); migrated at start. */
   databaseUrl?: string;
+  /** How long to wait at start for a database that cannot be reached yet, in ms (default 60,000). */
+  databaseWaitMs?: number;
   /** The one network served (default `mainnet`). */
   network?: Network;
   /** Hooks one owner may hold (default 1000). */
@@ -129,6 +132,8 @@ export type Stackhooks = {
   conditions: ServiceConditions;
   /** Where call arguments get their names and types; `counters` for metrics. */
   contractAbis: ContractAbis;
+  /** On Postgres: whether the database answers, and counters of lost connections and outages (for metrics). */
+  database: { readonly reachable: boolean; readonly counters: Readonly<DatabaseCounters> } | undefined;
   /** Start sending queued webhooks (the server does; an embedding caller may, or may take payloads itself). */
   startDelivery(): DeliveryLoop;
   /** Become the one process that processes blocks (on Postgres it waits while another holds the lock). */
@@ -167,9 +172,18 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     leaseMs: 60_000,
     ...options.delivery,
   };
+  const logger = given.logger ?? new JsonLogger();
+  const clock = given.clock ?? new SystemClock();
+  const conditions = new ServiceConditions();
   let postgres: PostgresAdapters | undefined;
   if (options.databaseUrl) {
-    const opened = await openPostgresAdapters(options.databaseUrl, { leaseMs: delivery.leaseMs });
+    const opened = await openPostgresAdapters(options.databaseUrl, {
+      leaseMs: delivery.leaseMs,
+      waitMs: options.databaseWaitMs ?? 60_000,
+      logger,
+      conditions,
+      clock,
+    });
     postgres = opened;
     closers.push(() => opened.close());
   }
@@ -203,7 +217,6 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     deliveries = outbox;
     closers.push(() => outbox.close());
   }
-  const logger = given.logger ?? new JsonLogger();
   const settings: ServiceSettings = {
     network: options.network ?? 'mainnet',
     maxHooksPerOwner: options.maxHooksPerOwner ?? 1000,
@@ -230,12 +243,11 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   if (given.chainUpdates) container.bind(CHAIN_UPDATE_SINK).toConstantValue(given.chainUpdates);
   else container.bind(CHAIN_UPDATE_SINK).toService(LiveMatching);
   container.bind(INPUT_VALIDATOR).toConstantValue(given.validator ?? createAjvInputValidator());
-  container.bind(CLOCK).toConstantValue(given.clock ?? new SystemClock());
+  container.bind(CLOCK).toConstantValue(clock);
   container.bind(TIMER).toConstantValue(given.timer ?? new SystemTimer());
   container.bind(ID_SOURCE).toConstantValue(given.ids ?? new CryptoIdSource());
   container.bind(LOGGER).toConstantValue(logger);
   container.bind(SERVICE_SETTINGS).toConstantValue(settings);
-  const conditions = new ServiceConditions();
   container.bind(SERVICE_CONDITIONS).toConstantValue(conditions);
   container.bind(DELIVERY_SETTINGS).toConstantValue(delivery);
   container
@@ -290,10 +302,15 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     serverVersion: settings.serverVersion,
     requestsPerMinute: options.requestsPerMinute ?? 600,
     async chainStatus() {
-      const tip = await blocks.tip();
+      const [tip, archived, log] = await Promise.all([blocks.tip(), blocks.count(), eventLog.position()]);
       return {
         chain_tip: tip ? { block_height: tip.height, index_block_hash: tip.hash } : null,
-        archived_blocks: await blocks.count(),
+        archived_blocks: archived,
+        ingest: {
+          newest_entry: log.newest ?? null,
+          processed_entry: log.processed,
+          entries_behind: Math.max(0, (log.newest?.id ?? 0) - log.processed),
+        },
         conditions: conditions.list(),
       };
     },
@@ -314,6 +331,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     deliveryLog,
     conditions,
     contractAbis,
+    database: postgres?.db.health,
     startDelivery,
     async takeIngestLock(lockOptions) {
       if (postgres) return postgres.takeIngestLock(lockOptions);
@@ -324,12 +342,22 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
       const feed = given.hookChanges ?? postgres?.hookChanges;
       if (!feed || !hooks) return async () => undefined;
       const repository = hooks;
-      return feed.watch((uuid) => {
-        repository.getByUuid(uuid).then(
-          (hook) => liveMatching.hookChanged(uuid, hook),
-          (err: unknown) => logger.error('could not read a changed hook', { hook: uuid, error: String(err) }),
-        );
-      });
+      return feed.watch(
+        (uuid) => {
+          repository.getByUuid(uuid).then(
+            (hook) => liveMatching.hookChanged(uuid, hook),
+            (err: unknown) => {
+              // Not read now (the database may be away): read every hook again before the next block.
+              logger.warn('could not read a changed hook; reloading all hooks', {
+                hook: uuid,
+                error: String(err),
+              });
+              liveMatching.resync();
+            },
+          );
+        },
+        () => liveMatching.resync(),
+      );
     },
     app,
     router,

@@ -1,3 +1,4 @@
+import { DatabaseStartError } from '../../adapters/store-postgres/index.js';
 import { ConfigError, readServerConfig } from './config.js';
 import { startServer } from './start-server.js';
 
@@ -22,6 +23,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? `stackhooks: ${err.message}` : err);
+  if (err instanceof DatabaseStartError) {
+    const hint = err.waited ? ' (STACKHOOKS_DATABASE_WAIT sets how long to wait)' : '';
+    console.error(`stackhooks: ${err.message}${hint}`);
+  } else console.error(err instanceof ConfigError ? `stackhooks: ${err.message}` : err);
   process.exit(1);
 });

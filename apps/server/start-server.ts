@@ -4,6 +4,7 @@ import type { Logger } from '../../core/ports/logger.js';
 import { createObserverServer, listenObserver } from '../../adapters/ingest-stacks-node/index.js';
 import { JsonLogger } from '../../adapters/system/index.js';
 import { listenAdminSocket } from './admin-socket.js';
+import { startBlockProcessing, type BlockProcessing } from './block-processing.js';
 import { nodeRpcOptions, type ServerConfig } from './config.js';
 import { createStackhooks, type Stackhooks } from './container.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
@@ -15,6 +16,8 @@ export type RunningServer = {
   port: number;
   /** The event observer's bound port; 0 when this process does no ingest. */
   observerPort: number;
+  /** Block processing, when this process does ingest: whether it is active, and its counters (for metrics). */
+  blockProcessing: BlockProcessing | undefined;
   /** Stop accepting, finish requests in flight (up to the grace time), flush every write, release the folder. */
   stop(reason?: string): Promise<void>;
 };
@@ -35,6 +38,7 @@ export async function startServer(
     stackhooks = await createStackhooks({
       dataDir: config.dataDir,
       databaseUrl: config.databaseUrl,
+      databaseWaitMs: config.databaseWaitMs,
       network: config.network,
       maxHooksPerOwner: config.maxHooksPerOwner,
       requestsPerMinute: config.requestsPerMinute,
@@ -93,79 +97,28 @@ export async function startServer(
   }
 
   let observerPort = 0;
+  let blockProcessing: BlockProcessing | undefined;
   if (runs('ingest')) {
-    const ingest = await startIngest(stackhooks, logger);
-    const observer = createObserverServer({ log: stackhooks.eventLog, logger, onAppended: ingest.wake });
+    const processing = startBlockProcessing(stackhooks, logger);
+    blockProcessing = processing;
+    const observer = createObserverServer({ log: stackhooks.eventLog, logger, onAppended: processing.wake });
     observerPort = await listenObserver(observer, config.observerPort, config.observerHost);
     logger.info('observer listening', { host: config.observerHost, port: observerPort });
     stops.push(() => closeGracefully(observer, config.shutdownGraceMs));
-    stops.push(ingest.stop);
+    stops.push(processing.stop);
   }
 
   return {
     stackhooks,
     port,
     observerPort,
+    blockProcessing,
     async stop(reason = 'stop') {
       logger.info('stopping', { reason });
       await Promise.all(stops.map((stop) => stop()));
       await stackhooks.close();
       await lock?.release();
       logger.info('stopped', { reason });
-    },
-  };
-}
-
-/**
- * Block processing. On Postgres only the holder of the ingest lock processes (a second ingest
- * process waits, its observer still storing what nodes post); the embedded store is this process's.
- */
-async function startIngest(
-  stackhooks: Stackhooks,
-  logger: Logger,
-): Promise<{ wake: () => void; stop: () => Promise<void> }> {
-  let active = false;
-  const wake = () => {
-    if (!active) return;
-    stackhooks.ingest
-      .wake()
-      .catch((err: unknown) => logger.error('block processing stopped', { error: String(err) }));
-  };
-  const abort = new AbortController();
-  let release: (() => Promise<void>) | undefined;
-  const activate = async () => {
-    const held = await stackhooks.takeIngestLock({
-      signal: abort.signal,
-      onWaiting: () => logger.info('another ingest process is active; waiting for its lock'),
-    });
-    release = held.release;
-    held.lost.then(() => {
-      if (abort.signal.aborted) return;
-      logger.error('ingest lock lost; stopping block processing');
-      active = false;
-    });
-    const unwatch = await stackhooks.followHookChanges();
-    const previous = release;
-    release = async () => {
-      await unwatch();
-      await previous();
-    };
-    active = true;
-    logger.info('block processing active');
-    // Entries stored before a crash, a stop or while waiting are processed now.
-    wake();
-  };
-  const activation = activate().catch((err: unknown) => {
-    if (!abort.signal.aborted) logger.error('could not take the ingest lock', { error: String(err) });
-  });
-  return {
-    wake,
-    async stop() {
-      abort.abort();
-      active = false;
-      await stackhooks.ingest.idle();
-      await activation;
-      await release?.();
     },
   };
 }

@@ -10,6 +10,14 @@ export type RawEvent = {
   body: string;
 };
 
+/** Where the log stands: its newest entry, and the last entry whose processing finished. */
+export type EventLogPosition = {
+  /** The newest stored entry (undefined while the log is empty). */
+  newest: { id: number; received_at: number } | undefined;
+  /** The id of the last processed entry (0 when none). */
+  processed: number;
+};
+
 /**
  * The durable log of everything the node posted. `append` resolves only once the entry is on disk,
  * so the observer answers 200 only for what a crash cannot lose; processing follows behind and
@@ -28,6 +36,8 @@ export interface EventLog {
   processedNote(): Promise<string | undefined>;
   /** Record that every entry up to `id` has been processed, with a note of the processor's state. */
   markProcessed(id: number, note?: string): Promise<void>;
+  /** The newest entry and the processed mark, as stored (any process may have moved them). */
+  position(): Promise<EventLogPosition>;
 }
 
 export const EVENT_LOG = Symbol.for('stackhooks.EventLog');

@@ -2,6 +2,7 @@ import { inject, injectable } from 'inversify';
 import type { NormalizedBlock } from '../chain/block.js';
 import type { BlockHeader } from '../chain/block-header.js';
 import type { NodeBlock } from '../stacks-codec/node-block.js';
+import { StackhooksError } from '../hooks/errors.js';
 import { BLOCK_STORE, type BlockStore } from '../ports/block-store.js';
 import { CHAIN_UPDATE_SINK, type ChainUpdateSink } from '../ports/chain-update-sink.js';
 import { EVENT_LOG, type EventLog } from '../ports/event-log.js';
@@ -15,13 +16,16 @@ export type IngestResult = ArchivedBlock;
 /**
  * Blocks in: a node block is archived (normalized with the ABIs of earlier deploys) and its effect
  * on the canonical chain handed to the sink. Entries of the raw event log are processed in order,
- * once each, and marked processed only after the sink has stored their consequences.
+ * once each, and marked processed only after the sink has stored their consequences. A store that
+ * is unavailable (a database outage) stops processing before the entry in hand, which is processed
+ * again on the next wake; a run that failed part-way first republishes the change it cut off.
  */
 @injectable()
 export class BlockIngest {
   private running: Promise<void> | undefined;
   private again = false;
   private recovered = false;
+  private paused = false;
 
   constructor(
     @inject(EVENT_LOG) private readonly log: EventLog,
@@ -34,6 +38,7 @@ export class BlockIngest {
 
   /** Start processing whatever the log holds beyond the last processed entry; calls while busy coalesce. */
   wake(): Promise<void> {
+    if (this.paused) return Promise.resolve();
     if (this.running) {
       this.again = true;
       return this.running;
@@ -42,6 +47,24 @@ export class BlockIngest {
       this.running = undefined;
     });
     return this.running;
+  }
+
+  /**
+   * Stop after the entry in hand (another process may be taking over) and resolve once idle; `wake`
+   * does nothing until `resume`.
+   */
+  async pause(): Promise<void> {
+    this.paused = true;
+    await this.idle().catch(() => undefined);
+  }
+
+  /**
+   * Process again after a pause. Others may have processed meanwhile, or a stop may have cut a change
+   * off, so the next run starts by reconciling the processed mark with the archive's tip.
+   */
+  resume(): void {
+    this.paused = false;
+    this.recovered = false;
   }
 
   /** Resolves when no processing is under way. */
@@ -68,6 +91,16 @@ export class BlockIngest {
   }
 
   private async drain(): Promise<void> {
+    try {
+      await this.drainInOrder();
+    } catch (err) {
+      // The entry in hand may have reached the archive and not the sink: reconcile before going on.
+      this.recovered = false;
+      throw err;
+    }
+  }
+
+  private async drainInOrder(): Promise<void> {
     if (!this.recovered) {
       await this.recoverCutOffChange();
       this.recovered = true;
@@ -75,10 +108,12 @@ export class BlockIngest {
     do {
       this.again = false;
       for (;;) {
+        if (this.paused) return;
         const after = await this.log.processedId();
         const entries = await this.log.readAfter(after, 64);
         if (entries.length === 0) break;
         for (const entry of entries) {
+          if (this.paused) return;
           if (entry.path === '/new_block') await this.processBlockEntry(entry.id, entry.body);
           await this.log.markProcessed(entry.id, await this.tipNote());
         }
@@ -130,6 +165,8 @@ export class BlockIngest {
     try {
       await this.ingestNodeBlock(JSON.parse(body) as NodeBlock, id);
     } catch (err) {
+      // A store that cannot take the block now is not the block's fault: stop, and retry it later.
+      if (err instanceof StackhooksError && err.code === 'unavailable') throw err;
       // A block we cannot read is logged loudly with its entry id and skipped, so one bad body
       // cannot stall the chain; the raw body stays in the log for a fix and a replay.
       this.logger.error('could not ingest block', {

@@ -55,6 +55,8 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
    */
   private earliestExpiry = 1;
   private loaded: Promise<void> | undefined;
+  /** Set when what this process keeps may be out of date: reloaded before the next chain event. */
+  private stale = false;
 
   constructor(
     @inject(HOOK_REPOSITORY) private readonly hooks: HookRepository,
@@ -78,6 +80,15 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
     }
   }
 
+  /**
+   * Forget the hooks and the stream position kept here and read them again from the store before
+   * the next chain event: hook changes may have gone unheard (a lost feed connection), or another
+   * process may have moved the stream on (it held the ingest lock meanwhile).
+   */
+  resync(): void {
+    this.stale = true;
+  }
+
   /** How many hooks the index holds. */
   async liveHookCount(): Promise<number> {
     await this.load();
@@ -86,6 +97,12 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
 
   /** Match one chain change, queue its payloads, then record the step and the hooks it changed. */
   async chainUpdated(event: ChainEvent): Promise<void> {
+    if (this.stale) {
+      // Here, between chain events, so no step is using the index or the schedule being rebuilt.
+      this.stale = false;
+      for (const uuid of [...this.live.keys()]) this.hookChanged(uuid, undefined);
+      this.loaded = undefined;
+    }
     await this.load();
     const shares = await this.share(event);
     const now = this.clock.now();
@@ -197,14 +214,21 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
   }
 
   private load(): Promise<void> {
-    this.loaded ??= Promise.all([this.hooks.liveProgress(), this.hooks.listAll()]).then(([progress, all]) => {
-      this.position = progress.evaluated;
-      this.earliestExpiry = this.position + 1;
-      // Hooks told of before the load were scheduled without the position: schedule them again.
-      const told = [...this.live.values()];
-      for (const hook of all) if (!this.live.has(hook.uuid)) this.hookChanged(hook.uuid, hook);
-      for (const hook of told) this.hookChanged(hook.uuid, hook);
-    });
+    this.loaded ??= Promise.all([this.hooks.liveProgress(), this.hooks.listAll()]).then(
+      ([progress, all]) => {
+        this.position = progress.evaluated;
+        this.earliestExpiry = this.position + 1;
+        // Hooks told of before the load were scheduled without the position: schedule them again.
+        const told = [...this.live.values()];
+        for (const hook of all) if (!this.live.has(hook.uuid)) this.hookChanged(hook.uuid, hook);
+        for (const hook of told) this.hookChanged(hook.uuid, hook);
+      },
+      (err: unknown) => {
+        // A store that was unavailable is asked again on the next call, not remembered as failed.
+        this.loaded = undefined;
+        throw err;
+      },
+    );
     return this.loaded;
   }
 }

@@ -50,6 +50,19 @@ export function eventLogContract(name: string, open: () => Promise<EventLogSubje
       expect(await again.append('/p', '{}', 9)).to.equal(4);
     });
 
+    it('tells its newest entry and the processed mark, also after a reopen', async () => {
+      expect(await subject.log.position()).to.deep.equal({ newest: undefined, processed: 0 });
+      await subject.log.append('/new_block', '{}', 100);
+      await subject.log.append('/new_block', '{}', 250);
+      await subject.log.markProcessed(1);
+      expect(await subject.log.position()).to.deep.equal({
+        newest: { id: 2, received_at: 250 },
+        processed: 1,
+      });
+      const again = await subject.reopen();
+      expect(await again.position()).to.deep.equal({ newest: { id: 2, received_at: 250 }, processed: 1 });
+    });
+
     it('numbers concurrent appends without a gap or a repeat', async () => {
       const ids = await Promise.all(
         Array.from({ length: 50 }, (_, i) => subject.log.append('/p', `{"i":${i}}`, i)),

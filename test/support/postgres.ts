@@ -53,19 +53,3 @@ export async function postgresAvailable(): Promise<boolean> {
     return false;
   }
 }
-
-/** Drop the schema a `?schema=` URL names, on whatever server the URL points at. */
-export async function dropSchemaOf(url: string): Promise<void> {
-  const schema = new URL(url).searchParams.get('schema');
-  if (!schema) return;
-  const base = new URL(url);
-  base.searchParams.delete('schema');
-  const client = new pg.Client({ connectionString: base.toString() });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
-}

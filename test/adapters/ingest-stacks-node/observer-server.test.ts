@@ -5,12 +5,7 @@ import { FsEventLog } from '../../../adapters/event-log-fs/index.js';
 import { createObserverServer, listenObserver } from '../../../adapters/ingest-stacks-node/index.js';
 import { migrate, openDatabase, PgEventLog, type Database } from '../../../adapters/store-postgres/index.js';
 import { silentLogger } from '../../../adapters/system/index.js';
-import {
-  dropSchemaOf,
-  freshSchemaUrl,
-  postgresAvailable,
-  TEST_DATABASE_URL,
-} from '../../support/postgres.js';
+import { dropSchema, freshSchemaUrl, postgresAvailable, TEST_DATABASE_URL } from '../../support/postgres.js';
 import { startTcpProxy } from '../../support/tcp-proxy.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 
@@ -136,7 +131,7 @@ describe('the event observer endpoint on a database that went away', function ()
       await new Promise((r) => server.close(r));
       await db.close();
       await proxy.close();
-      await dropSchemaOf(url);
+      await dropSchema(url);
     }
   });
 });

@@ -1,6 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { expect } from 'chai';
 import { silentLogger } from '../../../adapters/system/index.js';
+import { storeUnavailable } from '../../../core/hooks/errors.js';
+import type { ChainEvent } from '../../../core/ports/chain-update-sink.js';
 import { createStackhooks, type Stackhooks } from '../../../apps/server/container.js';
 import { sampleDefinition } from '../../support/definitions.js';
 import { ChainBuilder, TEST_KEYS, addressOf, stxTransfer } from '../../support/block-builder.js';
@@ -72,6 +74,80 @@ describe('BlockIngest', function () {
     try {
       await processAll(s);
       expect((await s.deliveryLog.list('owner', hook.uuid, {})).total).to.equal(0);
+    } finally {
+      await s.close();
+    }
+  });
+
+  /** A sink that records each chain event, refusing those the test says as a store outage would. */
+  function outageSink(refuse: (event: ChainEvent) => boolean) {
+    const events: ChainEvent[] = [];
+    return {
+      events,
+      async chainUpdated(event: ChainEvent) {
+        if (refuse(event)) throw storeUnavailable('the database cannot be reached');
+        events.push(event);
+      },
+    };
+  }
+
+  it('stops at a block whose change the store cannot take, without skipping it, and publishes it on the next wake', async () => {
+    const chain = new ChainBuilder();
+    const [b1, b2, b3] = [chain.next(), chain.next(), chain.next()];
+    let down = false;
+    const sink = outageSink(() => down);
+    const s = await createStackhooks({ dataDir, adapters: { logger: silentLogger, chainUpdates: sink } });
+    try {
+      await s.eventLog.append('/new_block', JSON.stringify(b1), 1);
+      await processAll(s);
+      down = true;
+      await s.eventLog.append('/new_block', JSON.stringify(b2), 2);
+      await s.eventLog.append('/new_block', JSON.stringify(b3), 3);
+      const failure = await s.ingest.wake().then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect((failure as { code?: string }).code).to.equal('unavailable');
+      expect(await s.eventLog.processedId()).to.equal(1);
+      down = false;
+      await processAll(s);
+      expect(sink.events.map((e) => [e.eventId, e.apply.map((b) => b.block_identifier.index)])).to.deep.equal(
+        [
+          [1, [b1.block_height]],
+          [2, [b2.block_height]],
+          [3, [b3.block_height]],
+        ],
+      );
+      expect(await s.eventLog.processedId()).to.equal(3);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('processes nothing while paused, and after a resume reconciles with what happened meanwhile', async () => {
+    const chain = new ChainBuilder();
+    const [b1, b2, b3] = [chain.next(), chain.next(), chain.next()];
+    const sink = outageSink(() => false);
+    const s = await createStackhooks({ dataDir, adapters: { logger: silentLogger, chainUpdates: sink } });
+    try {
+      await s.eventLog.append('/new_block', JSON.stringify(b1), 1);
+      await processAll(s);
+      await s.ingest.pause();
+      const id = await s.eventLog.append('/new_block', JSON.stringify(b2), 2);
+      await processAll(s);
+      expect(await s.eventLog.processedId()).to.equal(1);
+      // Meanwhile another process held the lock, archived b2 and was cut off before publishing it.
+      await s.ingest.ingestNodeBlock(b2 as never, id, false);
+      await s.eventLog.append('/new_block', JSON.stringify(b3), 3);
+      s.ingest.resume();
+      await processAll(s);
+      expect(sink.events.map((e) => [e.eventId, e.apply.map((b) => b.block_identifier.index)])).to.deep.equal(
+        [
+          [1, [b1.block_height]],
+          [2, [b2.block_height]],
+          [3, [b3.block_height]],
+        ],
+      );
     } finally {
       await s.close();
     }

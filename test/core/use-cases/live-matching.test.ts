@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { HOOK_REPOSITORY, type HookRepository } from '../../../core/ports/hook-repository.js';
 import { EvaluationDelivery } from '../../../core/use-cases/evaluation-delivery.js';
 import {
   ChainBuilder,
@@ -49,6 +50,26 @@ describe('LiveMatching', () => {
     expect(payloads[0].body.event.apply[0].block_identifier.hash).to.equal(b1.index_block_hash);
     expect(validateChainhookEvent(payloads[0].body)).to.deep.equal([]);
     expect((await s.hook(other.uuid)).status).to.include({ status: 'streaming', evaluated_block_count: 1 });
+  });
+
+  it('matches against the hooks as stored after a resync, not as it was last told of them', async () => {
+    const { next } = await busyChain();
+    const told = await s.register({
+      filters: { events: [{ type: 'stx_event' }] },
+      options: { enable_on_registration: true },
+    });
+    const untold = await s.register({ filters: { events: [{ type: 'stx_event' }] } });
+    // Changed in the store by another process whose notifications never arrived.
+    const repository = s.stackhooks.container.get<HookRepository>(HOOK_REPOSITORY);
+    for (const [uuid, enabled] of [
+      [told.uuid, false],
+      [untold.uuid, true],
+    ] as const) {
+      await repository.update(s.owner, uuid, (hook) => ({ ...hook, status: { ...hook.status, enabled } }));
+    }
+    s.stackhooks.liveMatching.resync();
+    await s.ingest(next());
+    expect(s.queue.all().map((p) => p.hook_uuid)).to.deep.equal([untold.uuid]);
   });
 
   it('makes the first live block move an enabled hook from new to streaming and counts it', async () => {
