@@ -12,7 +12,7 @@ export type DatabaseHealthEvent =
 /** Plain counters a metrics adapter can read (they only grow). */
 export type DatabaseCounters = {
   /** Queries or idle connections that failed because a connection was lost or refused. */
-  connection_failures: number;
+  connectionFailures: number;
   /** Times the database became unreachable (each ended by a `reachable` event, unless still down). */
   outages: number;
 };
@@ -29,7 +29,7 @@ const PROBE_TIMEOUT_MS = 5_000;
  * until it answers, so the state clears within seconds of its return even when nothing else queries.
  */
 export class ConnectionHealth {
-  readonly counters: DatabaseCounters = { connection_failures: 0, outages: 0 };
+  readonly counters: DatabaseCounters = { connectionFailures: 0, outages: 0 };
   #reachable = true;
   #downSince = 0;
   #checking = false;
@@ -59,7 +59,7 @@ export class ConnectionHealth {
   /** A query or an idle connection failed; a lost or refused connection starts a check. */
   failed(err: unknown): void {
     if (this.#closed || !isConnectionFailure(err)) return;
-    this.counters.connection_failures++;
+    this.counters.connectionFailures++;
     if (!this.#reachable || this.#checking) return;
     this.#checking = true;
     this.#ask().then(

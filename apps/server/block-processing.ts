@@ -8,9 +8,9 @@ export const INGEST_INACTIVE = 'ingest_inactive';
 /** Plain counters a metrics adapter can read (they only grow). */
 export type BlockProcessingCounters = {
   /** Times this process took the ingest lock (the first time included). */
-  lock_acquisitions: number;
+  lockAcquisitions: number;
   /** Times it lost the lock with its database connection. */
-  lock_losses: number;
+  lockLosses: number;
   /** Processing runs that failed and were retried (most often a database that went away). */
   retries: number;
 };
@@ -41,7 +41,7 @@ const MAX_RETRY_MS = 2_000;
  */
 export function startBlockProcessing(stackhooks: Stackhooks, logger: Logger): BlockProcessing {
   const { ingest, conditions, liveMatching } = stackhooks;
-  const counters: BlockProcessingCounters = { lock_acquisitions: 0, lock_losses: 0, retries: 0 };
+  const counters: BlockProcessingCounters = { lockAcquisitions: 0, lockLosses: 0, retries: 0 };
   const abort = new AbortController();
   let active = false;
   let failures = 0;
@@ -110,7 +110,7 @@ export function startBlockProcessing(stackhooks: Stackhooks, logger: Logger): Bl
       }
       delay = FIRST_RETRY_MS;
       failures = 0;
-      counters.lock_acquisitions++;
+      counters.lockAcquisitions++;
       // Another process may have processed meanwhile, and hook changes may have gone unheard.
       liveMatching.resync();
       ingest.resume();
@@ -123,7 +123,7 @@ export function startBlockProcessing(stackhooks: Stackhooks, logger: Logger): Bl
       active = false;
       clearTimeout(retry);
       if (!abort.signal.aborted) {
-        counters.lock_losses++;
+        counters.lockLosses++;
         inactive(
           'block processing is paused: the ingest lock was lost with its database connection; taking it again',
         );

@@ -114,7 +114,7 @@ if (!(await postgresAvailable())) {
       const killed = await terminateBackends(store.schema);
       expect(killed).to.be.greaterThan(0);
       await eventually(
-        () => store.health.counters.connection_failures >= killed,
+        () => store.health.counters.connectionFailures >= killed,
         'the idle connections to fail',
       );
       expect((await store.pool.query('SELECT 1 AS one')).rows[0].one).to.equal(1);

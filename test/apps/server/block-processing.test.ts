@@ -46,7 +46,7 @@ if (!(await postgresAvailable())) {
       await proxy.mend();
       await eventually(() => names(app!).length === 0, 'the conditions to clear');
       await eventually(() => server.blockProcessing?.active === true, 'block processing to resume');
-      expect(server.blockProcessing?.counters).to.include({ lock_acquisitions: 2, lock_losses: 1 });
+      expect(server.blockProcessing?.counters).to.include({ lockAcquisitions: 2, lockLosses: 1 });
       expect(server.stackhooks.database?.counters.outages).to.equal(1);
       expect(server.stackhooks.database?.reachable).to.equal(true);
     });
