@@ -1,8 +1,12 @@
 import type { BlockHeader } from '../../core/chain/block-header.js';
+import type { ChainGap } from '../../core/chain/chain-gap.js';
 import type { ChainView } from '../../core/chain/chain-view.js';
 import type { ArchiveCheckpoint } from './archive-state.js';
 import type { CanonicalIndex } from './canonical-index.js';
 import type { HashIndex, IndexSlot } from './hash-index.js';
+
+/** A canonical entry of all zeros: no block at that height (the canonical file reads it as none). */
+const NO_BLOCK = `0x${'0'.repeat(64)}`;
 
 const headerOf = (slot: IndexSlot): BlockHeader => ({
   hash: slot.hash,
@@ -24,6 +28,9 @@ export class ArchiveChainView implements ChainView {
   readonly #index: HashIndex;
   readonly #canonical: CanonicalIndex;
   readonly #orphans = new Map<string, BlockHeader[]>();
+  /** Held orphans by hash, in the order they were held. */
+  readonly #held = new Map<string, BlockHeader>();
+  #gaps: ChainGap[];
   #tip: BlockHeader | undefined;
   #dirty = false;
 
@@ -31,6 +38,7 @@ export class ArchiveChainView implements ChainView {
     this.#index = index;
     this.#canonical = canonical;
     this.#tip = checkpoint.tip ?? undefined;
+    this.#gaps = checkpoint.gaps ?? [];
     for (const orphan of checkpoint.orphans) this.#hold(orphan);
   }
 
@@ -50,9 +58,9 @@ export class ArchiveChainView implements ChainView {
     this.#dirty = true;
   }
 
-  /** Every orphan held, for the state file. */
+  /** Every orphan held, oldest first, for the state file. */
   orphans(): BlockHeader[] {
-    return [...this.#orphans.values()].flat();
+    return [...this.#held.values()];
   }
 
   /** Forget the overlay once a checkpoint has written it to the index files. */
@@ -67,10 +75,16 @@ export class ArchiveChainView implements ChainView {
     return slot?.connected ? headerOf(slot) : undefined;
   }
 
+  async storedHeader(hash: string): Promise<BlockHeader | undefined> {
+    const slot = await this.slot(hash);
+    return slot === undefined ? undefined : headerOf(slot);
+  }
+
   async canonicalHashAt(height: number): Promise<string | undefined> {
     // Entries above the tip may be left from before a crash; the tip bounds what is canonical.
     if (this.#tip === undefined || height > this.#tip.height) return undefined;
-    return this.changedCanonical.get(height) ?? (await this.#canonical.get(height));
+    const hash = this.changedCanonical.get(height) ?? (await this.#canonical.get(height));
+    return hash === NO_BLOCK ? undefined : hash;
   }
 
   async tip(): Promise<BlockHeader | undefined> {
@@ -89,8 +103,22 @@ export class ArchiveChainView implements ChainView {
     this.#dirty = true;
   }
 
+  async clearCanonicalAt(height: number): Promise<void> {
+    this.changedCanonical.set(height, NO_BLOCK);
+    this.#dirty = true;
+  }
+
   async setTip(header: BlockHeader): Promise<void> {
     this.#tip = header;
+    this.#dirty = true;
+  }
+
+  async gaps(): Promise<ChainGap[]> {
+    return [...this.#gaps];
+  }
+
+  async setGaps(gaps: ChainGap[]): Promise<void> {
+    this.#gaps = [...gaps];
     this.#dirty = true;
   }
 
@@ -104,7 +132,24 @@ export class ArchiveChainView implements ChainView {
   }
 
   async releaseOrphans(parentHash: string): Promise<void> {
+    for (const orphan of this.#orphans.get(parentHash) ?? []) this.#held.delete(orphan.hash);
     this.#orphans.delete(parentHash);
+    this.#dirty = true;
+  }
+
+  async orphanCount(): Promise<number> {
+    return this.#held.size;
+  }
+
+  async heldOrphans(): Promise<BlockHeader[]> {
+    return [...this.#held.values()];
+  }
+
+  async dropOrphan(header: BlockHeader): Promise<void> {
+    this.#held.delete(header.hash);
+    const siblings = (this.#orphans.get(header.parent_hash) ?? []).filter((o) => o.hash !== header.hash);
+    if (siblings.length > 0) this.#orphans.set(header.parent_hash, siblings);
+    else this.#orphans.delete(header.parent_hash);
     this.#dirty = true;
   }
 
@@ -112,5 +157,6 @@ export class ArchiveChainView implements ChainView {
     const held = this.#orphans.get(header.parent_hash) ?? [];
     held.push(header);
     this.#orphans.set(header.parent_hash, held);
+    this.#held.set(header.hash, header);
   }
 }

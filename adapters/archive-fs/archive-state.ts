@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Low } from 'lowdb';
 import type { Adapter } from 'lowdb';
 import type { BlockHeader } from '../../core/chain/block-header.js';
+import type { ChainGap } from '../../core/chain/chain-gap.js';
 import { writeFileDurably } from './durable-file.js';
 import type { LogPosition } from './record-log.js';
 
@@ -13,7 +14,14 @@ export type ArchiveCheckpoint = {
   logEnd: LogPosition;
   tip: BlockHeader | null;
   blocks: number;
+  /** Held orphans, oldest first. */
   orphans: BlockHeader[];
+  /** Open gaps, lowest first (absent in states written before gaps were kept). */
+  gaps?: ChainGap[];
+  /** Blocks archived with transactions that could not be decoded. */
+  unreadableBlocks?: number;
+  /** When the last new block was put (ms since the epoch), or null. */
+  lastReceivedAt?: number | null;
 };
 
 /** A checkpoint whose index writes are being made: redone in full if the process dies midway. */

@@ -33,7 +33,7 @@ export async function redo(dir: string, state: Low<ArchiveState>, pending: Pendi
 
 /** Make the pending checkpoint the current one and clear it, durably. */
 export async function commit(state: Low<ArchiveState>, pending: PendingCheckpoint): Promise<void> {
-  const { logEnd, tip, blocks, orphans } = pending;
-  state.data = { format: state.data.format, checkpoint: { logEnd, tip, blocks, orphans }, pending: null };
+  const { slots: _slots, canonical: _canonical, ...checkpoint } = pending;
+  state.data = { format: state.data.format, checkpoint, pending: null };
   await state.write();
 }

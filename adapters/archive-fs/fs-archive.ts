@@ -2,10 +2,11 @@ import type { Low } from 'lowdb';
 import type { BlockHeader } from '../../core/chain/block-header.js';
 import { headerOfBlock, tryNormalizeBlockHash } from '../../core/chain/block-identity.js';
 import type { NormalizedBlock } from '../../core/chain/block.js';
-import { applyBlockToChain, checkBlockLink } from '../../core/chain/canonical-chain.js';
+import { checkBlockPlacement } from '../../core/chain/block-placement.js';
+import { applyBlockToChain, type ChainRules } from '../../core/chain/canonical-chain.js';
 import { noChainChange } from '../../core/chain/chain-update.js';
 import type { ChainUpdate } from '../../core/chain/chain-update.js';
-import type { BlockStore } from '../../core/ports/block-store.js';
+import type { BlockStore, ChainState, PutContext, QuarantinedBody } from '../../core/ports/block-store.js';
 import { ArchiveChainView } from './archive-chain-view.js';
 import { decodeBlockRecord, encodeBlockRecord } from './block-record.js';
 import type { ArchiveState, PendingCheckpoint } from './archive-state.js';
@@ -13,6 +14,7 @@ import type { CanonicalIndex } from './canonical-index.js';
 import { commit, writePending } from './checkpoint.js';
 import { SLOT_BYTES, encodeSlot } from './hash-index.js';
 import type { HashIndex } from './hash-index.js';
+import type { QuarantineFolder } from './quarantine-folder.js';
 import { isBefore } from './record-log.js';
 import type { LogPosition, RecordLog, ScannedRecord } from './record-log.js';
 
@@ -24,6 +26,8 @@ export type FsArchiveOptions = {
   checkpointEvery?: number;
   /** Checkpoint at the latest this long after a change; default 1000 ms. Bounds what a power cut loses. */
   checkpointAfterMs?: number;
+  /** Bounds on held orphans (count and depth below the tip); the chain model's defaults when absent. */
+  orphans?: Pick<ChainRules, 'maxHeldOrphans' | 'maxOrphanDepth'>;
 };
 
 /** The embedded block archive: the BlockStore port plus explicit durability and shutdown. */
@@ -40,6 +44,7 @@ export type ArchiveFiles = {
   log: RecordLog;
   index: HashIndex;
   canonical: CanonicalIndex;
+  quarantine: QuarantineFolder;
 };
 
 /** The BlockStore over an archive folder; `openFsArchive` builds it after recovering the files. */
@@ -48,6 +53,8 @@ export class FsBlockArchive implements FsArchive {
   readonly #view: ArchiveChainView;
   readonly #options: Required<FsArchiveOptions>;
   #blocks: number;
+  #unreadableBlocks: number;
+  #lastReceivedAt: number | null;
   /** Just past the last record the view knows; the next checkpoint covers the log up to here. */
   #indexedEnd: LogPosition;
   #queue: Promise<unknown> = Promise.resolve();
@@ -62,15 +69,17 @@ export class FsBlockArchive implements FsArchive {
     this.#options = options;
     this.#view = new ArchiveChainView(files.index, files.canonical, checkpoint);
     this.#blocks = checkpoint.blocks;
+    this.#unreadableBlocks = checkpoint.unreadableBlocks ?? 0;
+    this.#lastReceivedAt = checkpoint.lastReceivedAt ?? null;
     this.#indexedEnd = checkpoint.logEnd;
   }
 
-  put(block: NormalizedBlock): Promise<ChainUpdate> {
+  put(block: NormalizedBlock, context: PutContext = {}): Promise<ChainUpdate> {
     return this.#serial(async () => {
       const header = headerOfBlock(block);
       if ((await this.#view.slot(header.hash)) !== undefined) return noChainChange();
       // Refused before anything is written, so a rejected block never reaches the log.
-      if ((await this.#view.tip()) !== undefined) await checkBlockLink(this.#view, header);
+      await checkBlockPlacement(this.#view, header);
       const stored: NormalizedBlock = {
         ...block,
         block_identifier: { ...block.block_identifier, hash: header.hash },
@@ -78,7 +87,10 @@ export class FsBlockArchive implements FsArchive {
       };
       return this.#guard(async () => {
         const { position, length } = await this.#files.log.append(header, encodeBlockRecord(stored));
-        return this.#index({ header, position, length });
+        const at = context.receivedAt ?? Date.now();
+        if ((block.unreadable_transactions?.length ?? 0) > 0) this.#unreadableBlocks++;
+        this.#lastReceivedAt = Math.max(this.#lastReceivedAt ?? at, at);
+        return this.#index({ header, position, length }, at);
       });
     });
   }
@@ -111,6 +123,23 @@ export class FsBlockArchive implements FsArchive {
     return this.#serial(async () => this.#blocks);
   }
 
+  quarantine(body: QuarantinedBody): Promise<void> {
+    return this.#serial(() => this.#files.quarantine.add(body));
+  }
+
+  chainState(recent = 10): Promise<ChainState> {
+    return this.#serial(async () => ({
+      gaps: await this.#view.gaps(),
+      heldOrphans: await this.#view.orphanCount(),
+      unreadableBlocks: this.#unreadableBlocks,
+      lastReceivedAt: this.#lastReceivedAt,
+      quarantined: {
+        count: this.#files.quarantine.count,
+        recent: await this.#files.quarantine.recent(recent),
+      },
+    }));
+  }
+
   sync(): Promise<void> {
     return this.#serial(() => this.#guard(() => this.#checkpoint()));
   }
@@ -136,8 +165,9 @@ export class FsBlockArchive implements FsArchive {
     // Queued like any operation, so a checkpoint timer firing meanwhile cannot interleave with it.
     return this.#serial(() =>
       this.#guard(async () => {
+        // The records' arrival times are not in the log: gaps they open are stamped with now.
         const intactEnd = await this.#files.log.scan(from, async (record) => {
-          await this.#index(record);
+          await this.#index(record, Date.now());
         });
         if (isBefore(intactEnd, this.#files.log.end())) await this.#files.log.truncate(intactEnd);
         await this.#checkpoint();
@@ -145,11 +175,11 @@ export class FsBlockArchive implements FsArchive {
     );
   }
 
-  async #index({ header, position, length }: ScannedRecord): Promise<ChainUpdate> {
+  async #index({ header, position, length }: ScannedRecord, at: number): Promise<ChainUpdate> {
     this.#view.addSlot({ ...header, ...position, length, connected: false });
     this.#blocks++;
     this.#indexedEnd = { segment: position.segment, offset: position.offset + length };
-    const update = await applyBlockToChain(this.#view, header);
+    const update = await applyBlockToChain(this.#view, header, { ...this.#options.orphans, at });
     if (this.#view.changedSlots.size + this.#view.changedCanonical.size >= this.#options.checkpointEvery) {
       await this.#checkpoint();
     } else {
@@ -183,6 +213,9 @@ export class FsBlockArchive implements FsArchive {
       tip,
       blocks: this.#blocks,
       orphans: this.#view.orphans(),
+      gaps: await this.#view.gaps(),
+      unreadableBlocks: this.#unreadableBlocks,
+      lastReceivedAt: this.#lastReceivedAt,
       slots: slots.toString('base64'),
       canonical: [...this.#view.changedCanonical],
     };
@@ -227,7 +260,7 @@ export class FsBlockArchive implements FsArchive {
 }
 
 /** Close the log and the index files. */
-export async function closeArchiveFiles(files: Omit<ArchiveFiles, 'state'>): Promise<void> {
+export async function closeArchiveFiles(files: Omit<ArchiveFiles, 'state' | 'quarantine'>): Promise<void> {
   await files.log.close();
   await files.index.close();
   await files.canonical.close();

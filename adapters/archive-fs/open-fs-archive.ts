@@ -6,6 +6,7 @@ import { redo } from './checkpoint.js';
 import { FsBlockArchive, closeArchiveFiles } from './fs-archive.js';
 import type { FsArchive, FsArchiveOptions } from './fs-archive.js';
 import { HashIndex } from './hash-index.js';
+import { QuarantineFolder } from './quarantine-folder.js';
 import { RecordLog } from './record-log.js';
 
 /**
@@ -19,6 +20,7 @@ export async function openFsArchive(dir: string, options: FsArchiveOptions = {})
     segmentBytes: options.segmentBytes ?? 256 * 1024 * 1024,
     checkpointEvery: options.checkpointEvery ?? 16_384,
     checkpointAfterMs: options.checkpointAfterMs ?? 1000,
+    orphans: options.orphans ?? {},
   };
   await mkdir(dir, { recursive: true });
   const state = await openArchiveState(join(dir, 'state.json'));
@@ -36,7 +38,8 @@ export async function openFsArchive(dir: string, options: FsArchiveOptions = {})
   }
   const index = await HashIndex.open(join(dir, 'index'));
   const canonical = await CanonicalIndex.open(join(dir, 'canonical.idx'));
-  const archive = new FsBlockArchive({ state, log, index, canonical }, settings);
+  const quarantine = await QuarantineFolder.open(join(dir, 'quarantine'));
+  const archive = new FsBlockArchive({ state, log, index, canonical, quarantine }, settings);
   try {
     await archive.replayLog(state.data.checkpoint.logEnd);
   } catch (err) {

@@ -1,18 +1,23 @@
 import type { BlockHeader } from '../../core/chain/block-header.js';
-import { headerOfBlock, tryNormalizeBlockHash } from '../../core/chain/block-identity.js';
+import { MAX_BLOCK_HEIGHT, headerOfBlock, tryNormalizeBlockHash } from '../../core/chain/block-identity.js';
 import type { NormalizedBlock } from '../../core/chain/block.js';
-import { applyBlockToChain, checkBlockLink } from '../../core/chain/canonical-chain.js';
+import { checkBlockPlacement } from '../../core/chain/block-placement.js';
+import { applyBlockToChain, type ChainRules } from '../../core/chain/canonical-chain.js';
+import type { ChainGap } from '../../core/chain/chain-gap.js';
 import { noChainChange } from '../../core/chain/chain-update.js';
 import type { ChainUpdate } from '../../core/chain/chain-update.js';
-import { invalidInput } from '../../core/hooks/errors.js';
-import type { BlockStore } from '../../core/ports/block-store.js';
+import type {
+  BlockStore,
+  ChainState,
+  PutContext,
+  QuarantineEntry,
+  QuarantinedBody,
+} from '../../core/ports/block-store.js';
 import type { Database } from './database.js';
 import { PgChainView, hashBytes, hashHex } from './pg-chain-view.js';
 
 /** Any fixed number, apart from the other adapters': the first key of the archive's write lock. */
 const ARCHIVE_LOCK = 7_406_201;
-/** The largest height an `integer` column holds (Stacks is at a few million). */
-const MAX_HEIGHT = 2_147_483_647;
 
 type BodyRow = { body: string };
 
@@ -24,14 +29,17 @@ type BodyRow = { body: string };
  */
 export class PgBlockStore implements BlockStore {
   readonly #db: Database;
+  readonly #orphans: Pick<ChainRules, 'maxHeldOrphans' | 'maxOrphanDepth'>;
 
-  constructor(db: Database) {
+  /** `orphans` bounds the held orphans (count and depth below the tip); the chain model's defaults when absent. */
+  constructor(db: Database, orphans: Pick<ChainRules, 'maxHeldOrphans' | 'maxOrphanDepth'> = {}) {
     this.#db = db;
+    this.#orphans = orphans;
   }
 
   /** Store a block (a no-op for a hash already stored) and return what it did to the canonical chain. */
-  async put(block: NormalizedBlock): Promise<ChainUpdate> {
-    const [update] = await this.putMany([block]);
+  async put(block: NormalizedBlock, context: PutContext = {}): Promise<ChainUpdate> {
+    const [update] = await this.putMany([block], context);
     return update;
   }
 
@@ -41,29 +49,29 @@ export class PgBlockStore implements BlockStore {
    * height that does not follow its parent) refuses the whole batch and nothing of it is stored, so
    * a caller can retry the batch block by block to find and skip the bad one.
    */
-  async putMany(blocks: NormalizedBlock[]): Promise<ChainUpdate[]> {
+  async putMany(blocks: NormalizedBlock[], context: PutContext = {}): Promise<ChainUpdate[]> {
     if (blocks.length === 0) return [];
-    // Validated before the transaction: an error names the block's own field.
+    // Validated before the transaction: an error names the block's own field (a height an `integer`
+    // column cannot hold included).
     const headers = blocks.map(headerOfBlock);
-    const tooHigh = headers.find((header) => header.height > MAX_HEIGHT);
-    if (tooHigh !== undefined) {
-      throw invalidInput([{ field: 'block_identifier.index', message: `must be at most ${MAX_HEIGHT}` }]);
-    }
+    const at = context.receivedAt ?? Date.now();
     return this.#db.transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [ARCHIVE_LOCK, this.#db.schema]);
       const view = await PgChainView.load(client, headers);
       const updates: ChainUpdate[] = [];
+      let unreadable = 0;
       for (let i = 0; i < blocks.length; i++) {
         const header = headers[i];
         if (await view.isStored(header.hash)) {
           updates.push(noChainChange());
           continue;
         }
-        if ((await view.tip()) !== undefined) await checkBlockLink(view, header);
+        await checkBlockPlacement(view, header);
         view.add(header, JSON.stringify(withHeader(blocks[i], header)));
-        updates.push(await applyBlockToChain(view, header));
+        if ((blocks[i].unreadable_transactions?.length ?? 0) > 0) unreadable++;
+        updates.push(await applyBlockToChain(view, header, { ...this.#orphans, at }));
       }
-      await view.flush();
+      await view.flush({ unreadable, receivedAt: at });
       return updates;
     });
   }
@@ -80,7 +88,7 @@ export class PgBlockStore implements BlockStore {
 
   /** The canonical block at `height`; the canonical table holds nothing above the tip. */
   async getCanonicalAt(height: number): Promise<NormalizedBlock | undefined> {
-    if (!Number.isSafeInteger(height) || height < 0 || height > MAX_HEIGHT) return undefined;
+    if (!Number.isSafeInteger(height) || height < 0 || height > MAX_BLOCK_HEIGHT) return undefined;
     const { rows } = await this.#db.pool.query<BodyRow>(
       'SELECT b.body FROM canonical_blocks c JOIN blocks b ON b.hash = c.hash WHERE c.height = $1',
       [height],
@@ -116,6 +124,55 @@ export class PgBlockStore implements BlockStore {
       'SELECT block_count FROM block_chain_state',
     );
     return Number(rows[0].block_count);
+  }
+
+  /** Keep a body that could not become a block. */
+  async quarantine(body: QuarantinedBody): Promise<void> {
+    await this.#db.pool.query(
+      `INSERT INTO quarantined_bodies (received_at, source, index_block_hash, block_height, reason, body)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [body.received_at, body.source, body.index_block_hash, body.block_height, body.reason, body.body],
+    );
+  }
+
+  /** Gaps, held orphans, unreadable blocks and the quarantine, in one round trip and one more for the latest quarantined. */
+  async chainState(recent = 10): Promise<ChainState> {
+    const { rows } = await this.#db.pool.query<{
+      gaps: ChainGap[];
+      unreadable_blocks: string;
+      last_received_at: string | null;
+      orphans: string;
+      quarantined: string;
+    }>(
+      `SELECT gaps, unreadable_blocks, last_received_at,
+              (SELECT count(*) FROM block_orphans) AS orphans,
+              (SELECT count(*) FROM quarantined_bodies) AS quarantined
+       FROM block_chain_state`,
+    );
+    const latest = await this.#db.pool.query<
+      QuarantineEntry & { block_height: string | null; received_at: string }
+    >(
+      `SELECT received_at, source, index_block_hash, block_height, reason FROM quarantined_bodies
+       ORDER BY id DESC LIMIT $1`,
+      [recent],
+    );
+    const state = rows[0];
+    return {
+      gaps: state.gaps,
+      heldOrphans: Number(state.orphans),
+      unreadableBlocks: Number(state.unreadable_blocks),
+      lastReceivedAt: state.last_received_at === null ? null : Number(state.last_received_at),
+      quarantined: {
+        count: Number(state.quarantined),
+        recent: latest.rows.map((row) => ({
+          reason: row.reason,
+          received_at: Number(row.received_at),
+          source: row.source,
+          index_block_hash: row.index_block_hash,
+          block_height: row.block_height === null ? null : Number(row.block_height),
+        })),
+      },
+    };
   }
 }
 

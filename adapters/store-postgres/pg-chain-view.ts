@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { BlockHeader } from '../../core/chain/block-header.js';
+import type { ChainGap } from '../../core/chain/chain-gap.js';
 import type { ChainView } from '../../core/chain/chain-view.js';
 
 /** A normalized hash as the 32 bytes the tables key on. */
@@ -40,13 +41,25 @@ export class PgChainView implements ChainView {
   readonly #held: BlockHeader[] = [];
   readonly #released = new Set<string>();
   readonly #releasedInTable: string[] = [];
+  readonly #dropped = new Set<string>();
+  readonly #droppedInTable: string[] = [];
+  #orphanCount: number;
+  #gaps: ChainGap[];
+  #gapsChanged = false;
   #tip: BlockHeader | undefined;
   /** The highest height that may hold a canonical row, so a lower final tip knows what to cut. */
   #highest: number;
 
-  private constructor(client: pg.PoolClient, tip: BlockHeader | undefined) {
+  private constructor(
+    client: pg.PoolClient,
+    tip: BlockHeader | undefined,
+    gaps: ChainGap[],
+    orphanCount: number,
+  ) {
     this.#client = client;
     this.#tip = tip;
+    this.#gaps = gaps;
+    this.#orphanCount = orphanCount;
     this.#highest = tip?.height ?? -1;
     // The tip is canonical at its height: a chain that just grows needs no canonical read at all.
     if (tip !== undefined) this.#canonical.set(tip.height, tip.hash);
@@ -58,13 +71,18 @@ export class PgChainView implements ChainView {
       tip_hash: Buffer | null;
       tip_height: number;
       tip_parent_hash: Buffer;
-    }>('SELECT tip_hash, tip_height, tip_parent_hash FROM block_chain_state');
+      gaps: ChainGap[];
+      orphans: string;
+    }>(
+      `SELECT tip_hash, tip_height, tip_parent_hash, gaps, (SELECT count(*) FROM block_orphans) AS orphans
+       FROM block_chain_state`,
+    );
     const state = rows[0];
     const tip =
       state.tip_hash === null
         ? undefined
         : headerOfRow({ hash: state.tip_hash, height: state.tip_height, parent_hash: state.tip_parent_hash });
-    const view = new PgChainView(client, tip);
+    const view = new PgChainView(client, tip, state.gaps, Number(state.orphans));
     const keys = [...new Set(headers.flatMap((header) => [header.hash, header.parent_hash]))];
     await view.#prefetch(keys);
     return view;
@@ -85,6 +103,10 @@ export class PgChainView implements ChainView {
   async header(hash: string): Promise<BlockHeader | undefined> {
     const block = await this.#lookup(hash);
     return block?.connected ? block.header : undefined;
+  }
+
+  async storedHeader(hash: string): Promise<BlockHeader | undefined> {
+    return (await this.#lookup(hash))?.header;
   }
 
   async canonicalHashAt(height: number): Promise<string | undefined> {
@@ -119,14 +141,29 @@ export class PgChainView implements ChainView {
     this.#highest = Math.max(this.#highest, height);
   }
 
+  async clearCanonicalAt(height: number): Promise<void> {
+    this.#canonical.set(height, null);
+    this.#changedHeights.add(height);
+  }
+
   async setTip(header: BlockHeader): Promise<void> {
     this.#tip = header;
+  }
+
+  async gaps(): Promise<ChainGap[]> {
+    return [...this.#gaps];
+  }
+
+  async setGaps(gaps: ChainGap[]): Promise<void> {
+    this.#gaps = [...gaps];
+    this.#gapsChanged = true;
   }
 
   async holdOrphan(header: BlockHeader): Promise<void> {
     await this.orphansByParent(header.parent_hash);
     this.#orphans.get(header.parent_hash)?.push({ header, inTable: false });
     this.#held.push(header);
+    this.#orphanCount++;
   }
 
   async orphansByParent(parentHash: string): Promise<BlockHeader[]> {
@@ -139,14 +176,49 @@ export class PgChainView implements ChainView {
   }
 
   async releaseOrphans(parentHash: string): Promise<void> {
-    if (this.#orphans.get(parentHash)?.some((orphan) => orphan.inTable))
-      this.#releasedInTable.push(parentHash);
+    const held = this.#orphans.get(parentHash) ?? [];
+    if (held.some((orphan) => orphan.inTable)) this.#releasedInTable.push(parentHash);
+    this.#orphanCount -= held.length;
     this.#orphans.set(parentHash, []);
     this.#released.add(parentHash);
   }
 
-  /** Write the batch's changes: new blocks, connections, orphans, canonical rows, tip and count. */
-  async flush(): Promise<void> {
+  async orphanCount(): Promise<number> {
+    return this.#orphanCount;
+  }
+
+  async heldOrphans(): Promise<BlockHeader[]> {
+    const { rows } = await this.#client.query<HeaderRow>(
+      'SELECT hash, height, parent_hash FROM block_orphans ORDER BY held_seq',
+    );
+    const stillHeld = (header: BlockHeader) =>
+      !this.#released.has(header.parent_hash) && !this.#dropped.has(header.hash);
+    return [...rows.map(headerOfRow), ...this.#held].filter(stillHeld);
+  }
+
+  async dropOrphan(header: BlockHeader): Promise<void> {
+    const siblings = await this.#orphansOf(header.parent_hash);
+    const orphan = siblings.find((o) => o.header.hash === header.hash);
+    if (orphan === undefined || this.#dropped.has(header.hash)) return;
+    if (orphan.inTable) this.#droppedInTable.push(header.hash);
+    this.#orphans.set(
+      header.parent_hash,
+      siblings.filter((o) => o !== orphan),
+    );
+    this.#dropped.add(header.hash);
+    this.#orphanCount--;
+  }
+
+  async #orphansOf(parentHash: string): Promise<HeldOrphan[]> {
+    await this.orphansByParent(parentHash);
+    return this.#orphans.get(parentHash) ?? [];
+  }
+
+  /**
+   * Write the batch's changes: new blocks, connections, orphans, canonical rows, gaps, the tip and the
+   * count, adding `unreadable` to the unreadable-block count and keeping the latest `receivedAt`.
+   */
+  async flush(extra: { unreadable: number; receivedAt?: number }): Promise<void> {
     const query = (sql: string, params: unknown[]) => this.#client.query(sql, params);
     const added = this.#added;
     if (added.length > 0) {
@@ -173,7 +245,14 @@ export class PgChainView implements ChainView {
         this.#releasedInTable.map(hashBytes),
       ]);
     }
-    const held = this.#held.filter((orphan) => !this.#released.has(orphan.parent_hash));
+    if (this.#droppedInTable.length > 0) {
+      await query('DELETE FROM block_orphans WHERE hash = ANY($1::bytea[])', [
+        this.#droppedInTable.map(hashBytes),
+      ]);
+    }
+    const held = this.#held.filter(
+      (orphan) => !this.#released.has(orphan.parent_hash) && !this.#dropped.has(orphan.hash),
+    );
     if (held.length > 0) {
       // ORDER BY the array position, so the identity numbers them in the order they were held.
       await query(
@@ -188,12 +267,22 @@ export class PgChainView implements ChainView {
       );
     }
     await this.#flushCanonical();
-    if (added.length > 0 || this.#changedHeights.size > 0) {
+    if (added.length > 0 || this.#changedHeights.size > 0 || this.#gapsChanged) {
       const tip = this.#tip;
       await query(
         `UPDATE block_chain_state
-         SET tip_hash = $1, tip_height = $2, tip_parent_hash = $3, block_count = block_count + $4`,
-        [tip && hashBytes(tip.hash), tip?.height ?? null, tip && hashBytes(tip.parent_hash), added.length],
+         SET tip_hash = $1, tip_height = $2, tip_parent_hash = $3, block_count = block_count + $4,
+             gaps = $5::jsonb, unreadable_blocks = unreadable_blocks + $6,
+             last_received_at = GREATEST(last_received_at, $7::bigint)`,
+        [
+          tip && hashBytes(tip.hash),
+          tip?.height ?? null,
+          tip && hashBytes(tip.parent_hash),
+          added.length,
+          JSON.stringify(this.#gaps),
+          extra.unreadable,
+          added.length > 0 ? (extra.receivedAt ?? null) : null,
+        ],
       );
     }
   }
@@ -201,7 +290,12 @@ export class PgChainView implements ChainView {
   async #flushCanonical(): Promise<void> {
     const tip = this.#tip;
     if (tip === undefined) return;
-    const heights = [...this.#changedHeights].filter((height) => height <= tip.height);
+    const changed = [...this.#changedHeights].filter((height) => height <= tip.height);
+    const heights = changed.filter((height) => this.#canonical.get(height) !== null);
+    const cleared = changed.filter((height) => this.#canonical.get(height) === null);
+    if (cleared.length > 0) {
+      await this.#client.query('DELETE FROM canonical_blocks WHERE height = ANY($1::integer[])', [cleared]);
+    }
     if (heights.length > 0) {
       await this.#client.query(
         `INSERT INTO canonical_blocks (height, hash) SELECT * FROM unnest($1::integer[], $2::bytea[])

@@ -4,6 +4,12 @@ import type { NormalizedBlock } from './block.js';
 
 const BLOCK_HASH = /^(0x)?[0-9a-f]{64}$/;
 
+/**
+ * The highest block height any store takes: a signed 32-bit integer (Postgres `integer`; the embedded
+ * index keeps heights in 32 bits). Stacks is at a few million; a body above it is no block of any chain.
+ */
+export const MAX_BLOCK_HEIGHT = 2_147_483_647;
+
 /** The hash as 0x-prefixed lowercase hex, or undefined when it is not a 32-byte hex hash. */
 export function tryNormalizeBlockHash(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
@@ -22,6 +28,9 @@ export function normalizeBlockHash(value: unknown, field: string): string {
 function checkHeight(value: unknown, field: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
     throw invalidInput([{ field, message: 'must be a non-negative integer' }]);
+  }
+  if (value > MAX_BLOCK_HEIGHT) {
+    throw invalidInput([{ field, message: `must be at most ${MAX_BLOCK_HEIGHT}: no chain is that high` }]);
   }
   return value;
 }

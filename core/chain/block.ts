@@ -29,6 +29,25 @@ export type NormalizedBlock = {
   transactions: NormalizedTransaction[];
   /** Everything `include_block_metadata` / `include_block_signatures` show, except `canonical`. */
   metadata: NormalizedBlockMetadata;
+  /**
+   * What the node sent that could not be decoded, each with why; absent when everything was read.
+   * The block is archived and connected all the same, so the chain never breaks at it, and hooks see
+   * the events of its readable transactions. Not a payload field.
+   */
+  unreadable_transactions?: UnreadableTransaction[];
+};
+
+/**
+ * A transaction that could not be decoded, kept as the node sent it with the reason; or, with a null
+ * txid, a block whose transaction list itself could not be read. `events` are the node's events of
+ * that transaction (of the whole block for a null txid), as given.
+ */
+export type UnreadableTransaction = {
+  txid: string | null;
+  tx_index: number | null;
+  raw_tx: string | null;
+  reason: string;
+  events: unknown[];
 };
 
 /** `{index, hash}` of a Stacks block, Bitcoin block or microblock. */

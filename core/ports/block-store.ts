@@ -1,6 +1,42 @@
 import type { BlockHeader } from '../chain/block-header.js';
 import type { NormalizedBlock } from '../chain/block.js';
+import type { ChainGap } from '../chain/chain-gap.js';
 import type { ChainUpdate } from '../chain/chain-update.js';
+
+/** How a block came in: when it was received (ms since the epoch), which stamps a gap it opens. */
+export type PutContext = { receivedAt?: number };
+
+/** A body that could not become a block at all (poison), kept with why, so processing goes on. */
+export type QuarantinedBody = {
+  /** Why it is no block: the field and the problem. */
+  reason: string;
+  /** When it was received (ms since the epoch). */
+  received_at: number;
+  /** Where it came from: `event 123` (the raw event log entry) or `import FILE line 45`. */
+  source: string;
+  /** The hash and height it claimed, as given (null when unreadable). */
+  index_block_hash: string | null;
+  block_height: number | null;
+  /** The body as received. */
+  body: string;
+};
+
+/** A quarantined body without its body, as the status route lists it. */
+export type QuarantineEntry = Omit<QuarantinedBody, 'body'>;
+
+/** What the archive knows of the chain's health: what the status route and the metrics show. */
+export type ChainState = {
+  /** Open gaps, lowest first. */
+  gaps: ChainGap[];
+  /** Orphans held (blocks at or below the tip whose parent is unknown). */
+  heldOrphans: number;
+  /** Blocks archived with transactions that could not be decoded. */
+  unreadableBlocks: number;
+  /** When the last new block was stored (ms since the epoch), or null. */
+  lastReceivedAt: number | null;
+  /** Bodies quarantined, and the latest few, newest first. */
+  quarantined: { count: number; recent: QuarantineEntry[] };
+};
 
 /**
  * Where blocks live, as a tree with its canonical chain. `put` stores a block and runs the chain
@@ -12,16 +48,20 @@ import type { ChainUpdate } from '../chain/chain-update.js';
  * results always carry 0x-prefixed lowercase hex.
  */
 export interface BlockStore {
-  /** Store a block (a no-op for a hash already stored) and return what it did to the canonical chain. */
-  put(block: NormalizedBlock): Promise<ChainUpdate>;
+  /**
+   * Store a block (a no-op for a hash already stored) and return what it did to the canonical chain.
+   * A block that can never take a place in the tree is refused with a validation error, and nothing
+   * of it is stored.
+   */
+  put(block: NormalizedBlock, context?: PutContext): Promise<ChainUpdate>;
   /**
    * The same as `put` of each block in order, in as few round trips as the store can (archive
    * import writes in batches); optional: callers fall back to `put`.
    */
-  putMany?(blocks: NormalizedBlock[]): Promise<ChainUpdate[]>;
+  putMany?(blocks: NormalizedBlock[], context?: PutContext): Promise<ChainUpdate[]>;
   /** Any stored block, canonical, on a side branch or held as an orphan; undefined when unknown. */
   getByHash(hash: string): Promise<NormalizedBlock | undefined>;
-  /** The canonical block at `height`, or undefined above the tip or below the first block. */
+  /** The canonical block at `height`, or undefined above the tip, in a gap or below the first block. */
   getCanonicalAt(height: number): Promise<NormalizedBlock | undefined>;
   /** The canonical tip, or undefined while the store is empty. */
   tip(): Promise<BlockHeader | undefined>;
@@ -29,6 +69,10 @@ export interface BlockStore {
   isCanonical(hash: string): Promise<boolean>;
   /** How many distinct blocks are stored, canonical or not. */
   count(): Promise<number>;
+  /** Keep a body that could not become a block, durably, with its reason. */
+  quarantine(body: QuarantinedBody): Promise<void>;
+  /** Gaps, held orphans, unreadable blocks and quarantined bodies, with the latest `recent` quarantined. */
+  chainState(recent?: number): Promise<ChainState>;
 }
 
 /** Inversify token for the BlockStore. */

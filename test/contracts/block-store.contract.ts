@@ -126,13 +126,17 @@ export function blockStoreContract(name: string, open: () => Promise<BlockStoreS
       expect(await store.tip()).to.deep.equal(side[2]);
     });
 
-    it('holds an orphan, returns it by hash, and connects it when its parent arrives', async () => {
-      const [a, b, c] = Array.from({ length: 3 }, () => headerOf(chain.next()));
-      await store.put(blockOf(a));
-      expect(await store.put(blockOf(c))).to.deep.equal({ rollback: [], apply: [] });
+    it('holds an orphan below the tip, returns it by hash, and connects it when its parent arrives', async () => {
+      const main = await putChain(chain, 4);
+      const fork = chain.forkFrom(main[0].hash);
+      const [b, c] = [headerOf(fork.next()), headerOf(fork.next())];
+      expect((await store.put(blockOf(c))).apply).to.deep.equal([]);
       expect(await store.getByHash(c.hash)).to.deep.equal(blockOf(c));
       expect(await store.isCanonical(c.hash)).to.equal(false);
-      expect(await store.put(blockOf(b))).to.deep.equal({ rollback: [], apply: [b, c] });
+      expect(await store.put(blockOf(b))).to.deep.equal({
+        rollback: [main[3], main[2], main[1]],
+        apply: [b, c],
+      });
       expect(await store.getCanonicalAt(c.height)).to.deep.equal(blockOf(c));
     });
 

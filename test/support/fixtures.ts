@@ -53,6 +53,16 @@ export async function* readReplayTsv(relPath: string): AsyncIterable<ReplayReque
 }
 
 /**
+ * The requests of an event-replay TSV in the order the node posted them: by id. A dump need not list
+ * them in that order (the stackerdb recording does not), and a chain fed out of order has gaps.
+ */
+export async function readPostedRequests(relPath: string): Promise<ReplayRequest[]> {
+  const requests: ReplayRequest[] = [];
+  for await (const request of readReplayTsv(relPath)) requests.push(request);
+  return requests.sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/**
  * `describe` when the fixtures exist; otherwise one pending test that says why the suite is
  * skipped, so a run without ../shared reports it instead of passing silently.
  */

@@ -8,7 +8,7 @@ import type { BlockHeader } from '../../../core/chain/block-header.js';
 import type { NormalizedBlock } from '../../../core/chain/block.js';
 import type { ChainUpdate } from '../../../core/chain/chain-update.js';
 import { minimalNormalizedBlock } from '../../support/block-builder.js';
-import { fixturePath, fixturesDir, readReplayTsv } from '../../support/fixtures.js';
+import { fixturePath, fixturesDir, readPostedRequests } from '../../support/fixtures.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 import { expectConsistent } from './archive-check.js';
 
@@ -35,7 +35,7 @@ function minimalBlock(node: NodeBlockIds): NormalizedBlock {
 /** Every `/new_block` body of a recording, in the order the node posted them. */
 async function postedBlocks(file: string): Promise<NodeBlockIds[]> {
   const blocks: NodeBlockIds[] = [];
-  for await (const request of readReplayTsv(file)) {
+  for (const request of await readPostedRequests(file)) {
     if (request.path === '/new_block') blocks.push(request.body as NodeBlockIds);
   }
   return blocks;

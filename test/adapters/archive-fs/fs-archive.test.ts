@@ -44,13 +44,17 @@ describe('openFsArchive', () => {
   });
 
   it('keeps a held orphan across a reopen and connects it when its parent arrives', async () => {
-    const [a, b, c] = minimalChain('orphan', 3);
+    const chain = new ChainBuilder({ label: 'orphan' });
+    const main = Array.from({ length: 4 }, () => minimalNormalizedBlock(chain.next()));
+    const fork = chain.forkFrom(main[0].block_identifier.hash);
+    const [b, c] = [minimalNormalizedBlock(fork.next()), minimalNormalizedBlock(fork.next())];
     const first = await openFsArchive(dir);
-    await first.put(a);
+    for (const block of main) await first.put(block);
     await first.put(c);
     await first.close();
 
     const again = await openFsArchive(dir);
+    expect((await again.chainState()).heldOrphans).to.equal(1);
     const update = await again.put(b);
     expect(update.apply.map((header) => header.hash)).to.deep.equal(
       [b, c].map((x) => x.block_identifier.hash),

@@ -5,9 +5,10 @@ import type { BlockHeader } from '../../../core/chain/block-header.js';
 import type { NormalizedBlock } from '../../../core/chain/block.js';
 import type { ChainUpdate } from '../../../core/chain/chain-update.js';
 import { StackhooksError } from '../../../core/hooks/errors.js';
+import { blockStoreGapContract, type ReopenableStore } from '../../contracts/block-store-gaps.contract.js';
 import { blockStoreContract, type BlockStoreSubject } from '../../contracts/block-store.contract.js';
 import { ChainBuilder, minimalNormalizedBlock } from '../../support/block-builder.js';
-import { describeWithFixtures, readReplayTsv } from '../../support/fixtures.js';
+import { describeWithFixtures, readPostedRequests } from '../../support/fixtures.js';
 import { openTestDatabase, postgresAvailable, TEST_DATABASE_URL } from '../../support/postgres.js';
 import { expectConsistent } from '../archive-fs/archive-check.js';
 
@@ -33,7 +34,7 @@ async function openSubject(): Promise<Subject> {
 /** Every `/new_block` of a recording as a minimal normalized block, in the order the node posted them. */
 async function postedBlocks(file: string): Promise<NormalizedBlock[]> {
   const blocks: NormalizedBlock[] = [];
-  for await (const request of readReplayTsv(file)) {
+  for (const request of await readPostedRequests(file)) {
     if (request.path !== '/new_block') continue;
     const node = request.body as NodeBlockIds;
     const header = {
@@ -54,11 +55,11 @@ async function putInBatches(
 ): Promise<ChainUpdate[]> {
   const updates: ChainUpdate[] = [];
   for (let at = 0; at < blocks.length; at += size)
-    updates.push(...(await store.putMany(blocks.slice(at, at + size))));
+    updates.push(...(await store.putMany(blocks.slice(at, at + size), { receivedAt: 1 })));
   return updates;
 }
 
-/** What a reader can see of the chain: tip, count, the canonical hash at every height, each block's status. */
+/** What a reader can see of the chain: tip, count, the canonical hash at every height, each block's status, gaps and held orphans. */
 async function chainState(store: PgBlockStore, blocks: NormalizedBlock[]): Promise<unknown> {
   const top = Math.max(...blocks.map((block) => block.block_identifier.index)) + 1;
   const canonical: (string | undefined)[] = [];
@@ -66,7 +67,8 @@ async function chainState(store: PgBlockStore, blocks: NormalizedBlock[]): Promi
     canonical.push((await store.getCanonicalAt(height))?.block_identifier.hash);
   }
   const status = await Promise.all(blocks.map((block) => store.isCanonical(block.block_identifier.hash)));
-  return { tip: await store.tip(), count: await store.count(), canonical, status };
+  const { gaps, heldOrphans } = await store.chainState();
+  return { tip: await store.tip(), count: await store.count(), canonical, status, gaps, heldOrphans };
 }
 
 /**
@@ -116,6 +118,24 @@ if (!(await postgresAvailable())) {
   });
 } else {
   blockStoreContract('postgres', openSubject);
+  blockStoreGapContract('postgres', async (orphans) => {
+    const db = await openTestDatabase('blocks');
+    const pools: Awaited<ReturnType<typeof openDatabase>>[] = [];
+    // A restart is a new pool on the same schema; closing the last one drops the schema.
+    const reopenable = (store: PgBlockStore): ReopenableStore =>
+      Object.assign(store, {
+        close: async () => {
+          for (const pool of pools.splice(0)) await pool.close();
+          await db.drop();
+        },
+        reopen: async () => {
+          const pool = await openDatabase(db.url);
+          pools.push(pool);
+          return reopenable(new PgBlockStore(pool, orphans));
+        },
+      });
+    return reopenable(new PgBlockStore(db, orphans));
+  });
 
   describe('PgBlockStore.putMany', () => {
     const opened: Subject[] = [];
@@ -130,17 +150,22 @@ if (!(await postgresAvailable())) {
     });
 
     it('returns the same updates and leaves the same chain as putting each block in turn', async () => {
-      const { arrivals, twins } = forkingArrivals();
+      const { arrivals } = forkingArrivals();
       const [one, batched, whole] = [await open(), await open(), await open()];
       const sequential: ChainUpdate[] = [];
-      for (const block of arrivals) sequential.push(await one.put(block));
-      // The scenario must exercise reorgs, orphans and repeats, or the comparison proves little.
+      for (const block of arrivals) sequential.push(await one.put(block, { receivedAt: 1 }));
+      // The scenario must exercise reorgs, gaps, orphans and repeats, or the comparison proves little.
+      const noted = (kind: string) => sequential.some((update) => update.notes?.some((n) => n.kind === kind));
       expect(sequential.some((update) => update.rollback.length > 1)).to.equal(true);
       expect(sequential.some((update) => update.apply.length > 1)).to.equal(true);
       expect(sequential.filter((update) => update.apply.length === 0).length).to.be.at.least(6);
-      expect((await one.tip())?.hash).to.equal(twins[0].block_identifier.hash);
+      expect([noted('gap_opened'), noted('gap_closed'), noted('orphan_held')]).to.deep.equal([
+        true,
+        true,
+        true,
+      ]);
       expect(await putInBatches(batched, arrivals, 7)).to.deep.equal(sequential);
-      expect(await whole.putMany(arrivals)).to.deep.equal(sequential);
+      expect(await whole.putMany(arrivals, { receivedAt: 1 })).to.deep.equal(sequential);
       const expected = await chainState(one, arrivals);
       expect(await chainState(batched, arrivals)).to.deep.equal(expected);
       expect(await chainState(whole, arrivals)).to.deep.equal(expected);
@@ -201,7 +226,7 @@ if (!(await postgresAvailable())) {
       this.timeout(120_000);
       store = await openSubject();
       blocks = await postedBlocks(STACKERDB);
-      for (const block of blocks) updates.push(await store.put(block));
+      for (const block of blocks) updates.push(await store.put(block, { receivedAt: 1 }));
     });
 
     after(async () => {

@@ -48,10 +48,14 @@ describe('applyBlockToChain', () => {
   });
 
   it('treats an orphan it already holds as a no-op', async () => {
-    const [a, b, c] = grow(chain, 3);
-    await applyAll(view, [a, c]);
-    expect(await applyBlockToChain(view, c)).to.deep.equal(noChainChange());
-    expect(await applyBlockToChain(view, b)).to.deep.equal({ rollback: [], apply: [b, c] });
+    const main = grow(chain, 3);
+    await applyAll(view, main);
+    const [x, y] = grow(chain.forkFrom(main[0].hash), 2);
+    expect((await applyBlockToChain(view, y)).notes).to.deep.equal([
+      { kind: 'orphan_held', block: y, held: 1 },
+    ]);
+    expect(await applyBlockToChain(view, y)).to.deep.equal(noChainChange());
+    expect(await applyBlockToChain(view, x)).to.deep.equal({ rollback: [main[2], main[1]], apply: [x, y] });
   });
 
   it('switches to a sibling of the tip at once, rolling the tip back', async () => {
@@ -112,26 +116,18 @@ describe('applyBlockToChain', () => {
     expect(view.canonicalChain()).to.deep.equal([...hashes(main), back[0].hash]);
   });
 
-  it('holds an orphan until its parent arrives, then connects it and its held children in one update', async () => {
-    const [a, b, c, d] = grow(chain, 4);
-    await applyBlockToChain(view, a);
-    expect(await applyBlockToChain(view, d)).to.deep.equal(noChainChange());
-    expect(await applyBlockToChain(view, c)).to.deep.equal(noChainChange());
-    expect(await view.header(c.hash)).to.equal(undefined);
-    expect(await applyBlockToChain(view, b)).to.deep.equal({ rollback: [], apply: [b, c, d] });
-    expect(view.orphans.size).to.equal(0);
-  });
-
-  it('switches to a branch that a late parent connects, in one combined update', async () => {
-    const main = grow(chain, 3);
+  it('holds an orphan below the tip until its parent arrives, then connects it and its held children in one update', async () => {
+    const main = grow(chain, 5);
     await applyAll(view, main);
-    const side = grow(chain.forkFrom(main[0].hash), 4);
-    for (const held of side.slice(1))
-      expect(await applyBlockToChain(view, held)).to.deep.equal(noChainChange());
-    const update = await applyBlockToChain(view, side[0]);
-    expect(hashes(update.rollback)).to.deep.equal([main[2].hash, main[1].hash]);
-    expect(hashes(update.apply)).to.deep.equal(hashes(side));
-    expect(await view.tip()).to.deep.equal(side[3]);
+    const [x, y, z] = grow(chain.forkFrom(main[1].hash), 3);
+    expect((await applyBlockToChain(view, z)).apply).to.deep.equal([]);
+    expect((await applyBlockToChain(view, y)).apply).to.deep.equal([]);
+    expect(await view.header(y.hash)).to.equal(undefined);
+    expect(await applyBlockToChain(view, x)).to.deep.equal({
+      rollback: [main[4], main[3], main[2]],
+      apply: [x, y, z],
+    });
+    expect(view.orphans.size).to.equal(0);
   });
 
   it('switches to a connected cascade even when its highest block is lower than the tip', async () => {
@@ -146,24 +142,30 @@ describe('applyBlockToChain', () => {
   });
 
   it('makes the highest block of a connected cascade the tip, though another branch was held first', async () => {
-    const [a, b] = grow(chain, 2);
-    await applyBlockToChain(view, a);
+    const main = grow(chain, 4);
+    await applyAll(view, main);
+    const fork = chain.forkFrom(main[0].hash);
+    const [b] = grow(fork, 1);
     const [short] = grow(chain.forkFrom(b.hash), 1);
     const long = grow(chain.forkFrom(b.hash), 2);
     await applyAll(view, [short, ...long]);
     const update = await applyBlockToChain(view, b);
-    expect(update).to.deep.equal({ rollback: [], apply: [b, ...long] });
+    expect(update).to.deep.equal({ rollback: [main[3], main[2], main[1]], apply: [b, ...long] });
     expect(await view.header(short.hash)).to.deep.equal(short);
     expect(view.orphans.size).to.equal(0);
   });
 
   it('makes the first connected of the highest cascade blocks the tip on a tie', async () => {
-    const [a, b] = grow(chain, 2);
-    await applyBlockToChain(view, a);
+    const main = grow(chain, 3);
+    await applyAll(view, main);
+    const [b] = grow(chain.forkFrom(main[0].hash), 1);
     const [first] = grow(chain.forkFrom(b.hash), 1);
     const [second] = grow(chain.forkFrom(b.hash), 1);
     await applyAll(view, [first, second]);
-    expect(await applyBlockToChain(view, b)).to.deep.equal({ rollback: [], apply: [b, first] });
+    expect(await applyBlockToChain(view, b)).to.deep.equal({
+      rollback: [main[2], main[1]],
+      apply: [b, first],
+    });
     expect(await view.header(second.hash)).to.deep.equal(second);
   });
 
@@ -180,13 +182,13 @@ describe('applyBlockToChain', () => {
   it('applies a 500-block-deep reorg that a late parent connects in one update', async () => {
     const main = grow(chain, 600);
     await applyAll(view, main);
-    const side = grow(chain.forkFrom(main[99].hash), 501);
+    const side = grow(chain.forkFrom(main[99].hash), 500);
     const updates = [];
     for (const header of [...side.slice(1), side[0]]) updates.push(await applyBlockToChain(view, header));
-    expect(updates.slice(0, 500).every((u) => u.rollback.length === 0 && u.apply.length === 0)).to.equal(
+    expect(updates.slice(0, 499).every((u) => u.rollback.length === 0 && u.apply.length === 0)).to.equal(
       true,
     );
-    const last = updates[500];
+    const last = updates[499];
     expect(hashes(last.rollback)).to.deep.equal(hashes(main.slice(100)).reverse());
     expect(hashes(last.apply)).to.deep.equal(hashes(side));
     expect(view.canonicalChain()).to.deep.equal([...hashes(main.slice(0, 100)), ...hashes(side)]);
@@ -210,10 +212,14 @@ describe('applyBlockToChain', () => {
   });
 
   it('never connects a held orphan whose height does not follow its parent', async () => {
-    const [a, b, c] = grow(chain, 3);
-    await applyBlockToChain(view, a);
-    await applyBlockToChain(view, { ...c, height: c.height + 5 });
-    expect(await applyBlockToChain(view, b)).to.deep.equal({ rollback: [], apply: [b] });
-    expect(await view.header(c.hash)).to.equal(undefined);
+    const main = grow(chain, 4);
+    await applyAll(view, main);
+    const [x, y] = grow(chain.forkFrom(main[0].hash), 2);
+    await applyBlockToChain(view, { ...y, height: y.height + 1 });
+    expect(await applyBlockToChain(view, x)).to.deep.equal({
+      rollback: [main[3], main[2], main[1]],
+      apply: [x],
+    });
+    expect(await view.header(y.hash)).to.equal(undefined);
   });
 });
