@@ -15,7 +15,7 @@ import type { Database } from './database.js';
 const OWNER_LOCK = 7_406_101;
 
 /** The columns a StoredHook is stored in. */
-const HOOK_COLUMNS = 'uuid, owner, created_at_ms, definition, status';
+const HOOK_COLUMNS = 'uuid, owner, created_at_ms, definition, status, delivery';
 /**
  * What every read selects: the hook row and the live stream's progress beside it, read in one
  * statement so the counters shown are derived from one snapshot of both.
@@ -39,6 +39,7 @@ type HookRow = ProgressRow & {
   created_at_ms: string;
   definition: StoredHook['definition'];
   status: StoredHook['status'];
+  delivery: StoredHook['delivery'] | null;
   live_base: string;
 };
 
@@ -69,13 +70,14 @@ export class PgHookRepository implements HookRepository {
       // and never counts that step's blocks, which it was not matched against.
       await client.query(
         `INSERT INTO hooks (${HOOK_COLUMNS}, live_base)
-         VALUES ($1, $2, $3, $4, $5, (SELECT evaluated FROM live_stream FOR SHARE))`,
+         VALUES ($1, $2, $3, $4, $5, $6, (SELECT evaluated FROM live_stream FOR SHARE))`,
         [
           hook.uuid,
           hook.owner,
           hook.created_at_ms,
           JSON.stringify(hook.definition),
           JSON.stringify(hook.status),
+          hook.delivery ? JSON.stringify(hook.delivery) : null,
         ],
       );
       return true;
@@ -271,15 +273,18 @@ async function writeChanges(
   }
   if (updated.length === 0) return [];
   await client.query(
-    `UPDATE hooks SET definition = changed.definition, status = changed.status, live_base = changed.live_base
-     FROM jsonb_to_recordset($1::jsonb) AS changed (uuid text, definition jsonb, status jsonb, live_base bigint)
+    `UPDATE hooks SET definition = changed.definition, status = changed.status, delivery = changed.delivery,
+       live_base = changed.live_base
+     FROM jsonb_to_recordset($1::jsonb)
+       AS changed (uuid text, definition jsonb, status jsonb, delivery jsonb, live_base bigint)
      WHERE hooks.uuid = changed.uuid`,
     [
       JSON.stringify(
-        updated.map(({ hook: { uuid, definition, status }, live_base }) => ({
+        updated.map(({ hook: { uuid, definition, status, delivery }, live_base }) => ({
           uuid,
           definition,
           status,
+          delivery: delivery ?? null,
           live_base,
         })),
       ),
@@ -329,6 +334,7 @@ function toHook(row: HookRow): StoredHook {
     created_at_ms: Number(row.created_at_ms),
     definition: row.definition,
     status: row.status,
+    ...(row.delivery && { delivery: row.delivery }),
   };
   return withLiveProgress(stored, Number(row.live_base), progressOf(row));
 }

@@ -117,6 +117,8 @@ export function startBlockProcessing(stackhooks: Stackhooks, logger: Logger): Bl
       active = true;
       conditions.clear(INGEST_INACTIVE);
       logger.info('block processing active');
+      // Resumed hooks catch up in the process that matches chain events, in turn with them.
+      await liveMatching.startResumes();
       // Entries stored before a crash, a stop or while waiting are processed now.
       wake();
       await Promise.race([lock.lost, stopped]);

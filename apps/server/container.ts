@@ -53,6 +53,7 @@ import {
 } from '../../core/use-cases/evaluate-hook.js';
 import { EvaluationDelivery } from '../../core/use-cases/evaluation-delivery.js';
 import { HookRegistry } from '../../core/use-cases/hook-registry.js';
+import { HookCatchUp } from '../../core/use-cases/hook-catch-up.js';
 import { LiveMatching } from '../../core/use-cases/live-matching.js';
 import { BlockArchiver } from '../../core/use-cases/archive-blocks.js';
 import { BlockIngest } from '../../core/use-cases/ingest-blocks.js';
@@ -277,6 +278,18 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   registry.onChange(liveMatching);
   const dispatcher = container.get(WebhookDispatcher);
   dispatcher.onChange(liveMatching);
+  const catchUp = new HookCatchUp({
+    hooks,
+    blocks,
+    deliveries: container.get<DeliveryQueue>(DELIVERY_QUEUE),
+    clock: container.get<Clock>(CLOCK),
+    logger,
+    network: settings.network,
+    nameCalls: (block) => container.get(ContractAbis).nameCalls(block),
+    exclusive: (step) => liveMatching.exclusive(step),
+    joined: (hook) => liveMatching.hookChanged(hook.uuid, hook),
+  });
+  liveMatching.onResumeWanted((hook) => catchUp.want(hook));
   const deliveryLog = container.get(DeliveryLog);
   let loop: DeliveryLoop | undefined;
   const queue = container.get<DeliveryQueue>(DELIVERY_QUEUE);
@@ -363,6 +376,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     router,
     middleware,
     async close() {
+      await catchUp.stop();
       await ingest.idle();
       await loop?.stop();
       await container.get(EvaluationDelivery).idle();

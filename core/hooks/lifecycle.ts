@@ -1,6 +1,6 @@
 import type { HookDefinition, HookDefinitionUpdate } from './definition.js';
 import { StackhooksError } from './errors.js';
-import type { HookStatus, StoredHook } from './record.js';
+import type { HookDeliveryState, HookInterruption, HookStatus, StoredHook } from './record.js';
 
 /** Unix seconds from a millisecond clock reading. */
 export function toUnixSeconds(ms: number): number {
@@ -51,9 +51,13 @@ export function expireIfLimitReached(hook: StoredHook): StoredHook {
 
 /**
  * Enable or disable. Enabling an expired hook whose limit still holds is a conflict; enabling an
- * expired (limit lifted) or interrupted hook makes it `streaming` again. Disabling changes `enabled` only.
+ * expired (limit lifted) or interrupted hook makes it `streaming` again. Disabling changes `enabled`
+ * only. Enabling resumes from the chain tip (Hiro's rule) and forgets the interruption, unless
+ * `resume` asks for the blocks missed since it (a stackhooks extension): then the hook sends those
+ * first, from its first missed block (or where a paused resume stopped), and joins the live stream
+ * after. `resume` on a hook with nothing to resume from is a conflict.
  */
-export function setEnabled(hook: StoredHook, enabled: boolean): StoredHook {
+export function setEnabled(hook: StoredHook, enabled: boolean, resume = false): StoredHook {
   if (!enabled) return { ...hook, status: { ...hook.status, enabled: false } };
   if (hasReachedLimit(hook.definition, hook.status)) {
     throw new StackhooksError(
@@ -63,7 +67,18 @@ export function setEnabled(hook: StoredHook, enabled: boolean): StoredHook {
     );
   }
   const status = hook.status.status === 'new' ? 'new' : 'streaming';
-  return { ...hook, status: { ...hook.status, status, enabled: true } };
+  const enabledHook: StoredHook = { ...hook, status: { ...hook.status, status, enabled: true } };
+  if (!resume) return withDelivery(enabledHook, undefined);
+  const { interruption, resuming } = hook.delivery ?? {};
+  const next = resuming?.next_block_height ?? interruption?.first_missed_block_height;
+  if (next === undefined) {
+    throw new StackhooksError(
+      'conflict',
+      `hook ${hook.uuid} has no missed blocks to resume from (it was not interrupted); enable it without "resume"`,
+    );
+  }
+  const from = resuming?.from_block_height ?? next;
+  return withDelivery(enabledHook, { resuming: { from_block_height: from, next_block_height: next } });
 }
 
 /** Whether a bulk enable may touch this hook: bulk enabling skips hooks that are expired. */
@@ -71,9 +86,40 @@ export function canBulkEnable(hook: StoredHook): boolean {
   return hook.status.status !== 'expired';
 }
 
-/** Delivery retries are used up: the hook is `interrupted` and disabled until a user enables it. */
-export function interruptHook(hook: StoredHook): StoredHook {
-  return { ...hook, status: { ...hook.status, status: 'interrupted', enabled: false } };
+/**
+ * Delivery retries are used up: the hook is `interrupted` and disabled until a user enables it,
+ * and remembers the first block it missed (a resume under way stops there).
+ */
+export function interruptHook(hook: StoredHook, interruption?: HookInterruption): StoredHook {
+  const interrupted = { ...hook, status: { ...hook.status, status: 'interrupted' as const, enabled: false } };
+  const kept = interruption ?? hook.delivery?.interruption;
+  return withDelivery(interrupted, kept && { interruption: kept });
+}
+
+/** A resume sent the blocks before `next`: it goes on from there (unless it moved meanwhile from `from`). */
+export function advanceResume(hook: StoredHook, from: number, next: number): StoredHook {
+  const resuming = hook.delivery?.resuming;
+  if (!resuming || resuming.next_block_height !== from) return hook;
+  return withDelivery(hook, { resuming: { ...resuming, next_block_height: next } });
+}
+
+/** The chain reorganized at `height`: a resume past it sends the new blocks from there. */
+export function rewindResume(hook: StoredHook, height: number): StoredHook {
+  const resuming = hook.delivery?.resuming;
+  if (!resuming || resuming.next_block_height <= height) return hook;
+  const rewinds = (resuming.rewinds ?? 0) + 1;
+  return withDelivery(hook, { resuming: { ...resuming, next_block_height: height, rewinds } });
+}
+
+/** A resume reached the chain tip: the hook joins the live stream and forgets its interruption. */
+export function finishResume(hook: StoredHook): StoredHook {
+  return hook.delivery?.resuming ? withDelivery(hook, undefined) : hook;
+}
+
+/** The hook with `delivery` set, or without the field when there is nothing in it. */
+function withDelivery(hook: StoredHook, delivery: HookDeliveryState | undefined): StoredHook {
+  const { delivery: _old, ...rest } = hook;
+  return delivery && (delivery.interruption || delivery.resuming) ? { ...rest, delivery } : rest;
 }
 
 /**
@@ -105,7 +151,7 @@ export function countLiveStep(
   occurrenceHeight: number | undefined,
   nowMs: number,
 ): StoredHook {
-  if (!hook.status.enabled || hook.status.status === 'expired') return hook;
+  if (!hook.status.enabled || hook.status.status === 'expired' || hook.delivery?.resuming) return hook;
   const limit = hook.definition.options?.expire_after_evaluations;
   const counted =
     limit == null ? heights : heights.slice(0, Math.max(0, limit - hook.status.evaluated_block_count));

@@ -1,5 +1,5 @@
 import { expireIfLimitReached } from './lifecycle.js';
-import type { StoredHook } from './record.js';
+import { isResuming, type StoredHook } from './record.js';
 
 /**
  * How far the live stream has come: the live blocks evaluated since the store was created, and the
@@ -18,9 +18,9 @@ export const LIVE_STREAM_START: LiveProgress = Object.freeze({
   last_at: null,
 });
 
-/** Whether a hook takes part in the live stream: enabled and not expired. */
+/** Whether a hook takes part in the live stream: enabled, not expired, and not catching up in a resume. */
 export function isLive(hook: StoredHook): boolean {
-  return hook.status.enabled && hook.status.status !== 'expired';
+  return hook.status.enabled && hook.status.status !== 'expired' && !isResuming(hook);
 }
 
 /** The progress once `step` is taken; a step of no blocks (a rollback alone) leaves it as it was. */

@@ -18,11 +18,32 @@ export type HookStatus = {
   occurrence_count: number;
 };
 
-/** The hook as the API returns it. */
+/** When and why delivery interrupted a hook, and the first block it missed (a resume starts there). */
+export type HookInterruption = {
+  first_missed_block_height: number;
+  /** Unix seconds. */
+  interrupted_at: number;
+  reason: string;
+};
+
+/**
+ * A resume under way: the missed blocks are sent from `from_block_height`; `next_block_height` is
+ * next; `rewinds` counts the reorganizations that sent it back (each sends new blocks, new ids).
+ */
+export type HookResume = { from_block_height: number; next_block_height: number; rewinds?: number };
+
+/**
+ * Where a hook stands with delivery beyond Hiro's status (a stackhooks extension, shown in the
+ * record only when set): the interruption a resume can start from, and a resume under way.
+ */
+export type HookDeliveryState = { interruption?: HookInterruption; resuming?: HookResume };
+
+/** The hook as the API returns it; `delivery` only when an interruption or a resume is on record. */
 export type HookRecord = {
   uuid: string;
   definition: HookDefinition;
   status: HookStatus;
+  delivery?: HookDeliveryState;
 };
 
 /** The hook as it is stored: the API record plus its owner and a creation sequence for stable ordering. */
@@ -34,5 +55,15 @@ export type StoredHook = HookRecord & {
 
 /** The public view of a stored hook: the owner never leaves the service. */
 export function toHookRecord(hook: StoredHook): HookRecord {
-  return { uuid: hook.uuid, definition: hook.definition, status: hook.status };
+  const { interruption, resuming } = hook.delivery ?? {};
+  const delivery =
+    interruption || resuming
+      ? { delivery: { ...(interruption && { interruption }), ...(resuming && { resuming }) } }
+      : {};
+  return { uuid: hook.uuid, definition: hook.definition, status: hook.status, ...delivery };
+}
+
+/** Whether a resume is sending the hook's missed blocks (it joins the live stream after). */
+export function isResuming(hook: StoredHook): boolean {
+  return hook.delivery?.resuming !== undefined;
 }

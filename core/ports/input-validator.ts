@@ -5,7 +5,7 @@ import type { HookStatusValue } from '../hooks/record.js';
 export type InputShapes = {
   definition: HookDefinition;
   'definition-update': HookDefinitionUpdate;
-  enable: { enabled: boolean };
+  enable: { enabled: boolean; resume?: boolean };
   'bulk-enable': {
     enabled: boolean;
     filters?: { uuids?: string[]; webhook_url?: string; statuses?: HookStatusValue[] };

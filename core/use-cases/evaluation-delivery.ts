@@ -1,14 +1,13 @@
 import { inject, injectable } from 'inversify';
 import type { NormalizedBlock } from '../chain/block.js';
 import type { StoredHook } from '../hooks/record.js';
-import { matchesAnyFilter } from '../matching/index.js';
-import { shapePayload } from '../payload/index.js';
 import { CLOCK, type Clock } from '../ports/clock.js';
 import { DELIVERY_QUEUE, type DeliveryQueue, type OutgoingPayload } from '../ports/delivery-queue.js';
 import { ID_SOURCE, type IdSource } from '../ports/id-source.js';
 import { LOGGER, type Logger } from '../ports/logger.js';
 import { SERVICE_SETTINGS, type ServiceSettings } from '../settings.js';
 import { ContractAbis } from './contract-abis.js';
+import { matchedTransactions, singleBlockPayload } from './block-payload.js';
 import type { EvaluationRunner } from './evaluate-hook.js';
 
 /**
@@ -49,30 +48,19 @@ export class EvaluationDelivery implements EvaluationRunner {
 
   /** Match and queue; returns the payload queued, or undefined when nothing matched. */
   async evaluate(hook: StoredHook, archived: NormalizedBlock): Promise<OutgoingPayload | undefined> {
-    const filters = hook.definition.filters.events;
-    const txIndexes: number[] = [];
-    archived.transactions.forEach((tx, index) => {
-      if (matchesAnyFilter(filters, tx)) txIndexes.push(index);
-    });
+    const txIndexes = matchedTransactions(hook, archived);
     if (txIndexes.length === 0) return undefined;
     // Calls that went unnamed when the block was archived are named from ABIs learned since.
     const block = await this.abis.nameCalls(archived);
-    const payload: OutgoingPayload = {
+    const payload = singleBlockPayload({
+      hook,
+      block,
+      txIndexes,
       id: `msg_${this.ids.randomHex(16)}`,
-      hook_uuid: hook.uuid,
-      owner: hook.owner,
-      url: hook.definition.action.url,
       kind: 'evaluation',
-      apply: [{ ...block.block_identifier, tx_indexes: txIndexes }],
-      rollback: [],
-      body: shapePayload({
-        hook: { uuid: hook.uuid, name: hook.definition.name, options: hook.definition.options },
-        network: this.settings.network,
-        apply: [{ block, txIndexes }],
-        rollback: [],
-      }),
-      created_at: this.clock.now(),
-    };
+      network: this.settings.network,
+      createdAt: this.clock.now(),
+    });
     await this.deliveries.enqueue([payload]);
     return payload;
   }

@@ -95,11 +95,17 @@ export class HookRegistry {
     await this.deliveries.dropHook(id);
   }
 
-  /** Enable or disable one hook; enabling an expired hook is a conflict. */
+  /**
+   * Enable or disable one hook; enabling an expired hook is a conflict. `resume` (a stackhooks
+   * extension) enables an interrupted hook from its first missed block instead of the tip.
+   */
   async enable(owner: string, uuid: unknown, body: unknown): Promise<void> {
     const id = this.input.check('uuid', uuid).toLowerCase();
-    const { enabled } = this.input.check('enable', body);
-    const hook = await this.hooks.update(owner, id, (current) => setEnabled(current, enabled));
+    const { enabled, resume } = this.input.check('enable', body);
+    if (resume && !enabled) {
+      throw invalidInput([{ field: 'resume', message: 'only applies when enabling ("enabled": true)' }]);
+    }
+    const hook = await this.hooks.update(owner, id, (current) => setEnabled(current, enabled, resume));
     if (!hook) throw hookNotFound(id);
     this.notify(hook.uuid, hook);
   }

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import { ExpirySchedule } from '../hooks/expiry-schedule.js';
-import { countLiveStep, toUnixSeconds } from '../hooks/lifecycle.js';
+import { countLiveStep, rewindResume, toUnixSeconds } from '../hooks/lifecycle.js';
 import { isLive } from '../hooks/live-progress.js';
-import type { StoredHook } from '../hooks/record.js';
+import { isResuming, type StoredHook } from '../hooks/record.js';
 import { HookIndex } from '../matching/index.js';
 import { shapePayload, type BlockMatch } from '../payload/index.js';
 import type { ChainEvent, ChainUpdateSink } from '../ports/chain-update-sink.js';
@@ -45,6 +45,12 @@ export function livePayloadId(hookUuid: string, event: ChainEvent): string {
 export class LiveMatching implements ChainUpdateSink, HookChangeListener {
   private readonly index = new HookIndex();
   private readonly live = new Map<string, StoredHook>();
+  /** Enabled hooks catching up in a resume: not matched live, but sent rollbacks of what they were sent. */
+  private readonly resuming = new Map<string, StoredHook>();
+  private readonly resumeListeners: ((hook: StoredHook) => void)[] = [];
+  /** Whether this process matches chain events (only it runs resumes, in turn with them). */
+  private ingesting = false;
+  private turn: Promise<unknown> = Promise.resolve();
   private readonly expiries = new ExpirySchedule();
   /** The stream position this process last stored (it is the only one that moves it). */
   private position = 0;
@@ -67,6 +73,11 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
 
   /** Keep the index in step with the registry: a change takes effect from the next chain event. */
   hookChanged(uuid: string, hook: StoredHook | undefined): void {
+    const resumes = hook?.status.enabled && hook.status.status !== 'expired' && isResuming(hook);
+    if (hook && resumes) {
+      this.resuming.set(uuid, hook);
+      if (this.ingesting) for (const listener of this.resumeListeners) listener(hook);
+    } else this.resuming.delete(uuid);
     if (hook && isLive(hook)) {
       this.live.set(uuid, hook);
       this.index.add(uuid, hook.definition.filters.events);
@@ -89,6 +100,23 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
     this.stale = true;
   }
 
+  /** Be told of every hook whose resume should run now, in the process that matches chain events. */
+  onResumeWanted(listener: (hook: StoredHook) => void): void {
+    this.resumeListeners.push(listener);
+  }
+
+  /** This process matches chain events: run the resumes waiting (also done by the first chain event). */
+  startResumes(): Promise<void> {
+    return this.exclusive(() => this.startResumesNow());
+  }
+
+  /** Run `step` in turn with chain events: none is matched while it runs. */
+  exclusive<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(step);
+    this.turn = run.catch(() => undefined);
+    return run;
+  }
+
   /** How many hooks the index holds. */
   async liveHookCount(): Promise<number> {
     await this.load();
@@ -96,13 +124,30 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
   }
 
   /** Match one chain change, queue its payloads, then record the step and the hooks it changed. */
-  async chainUpdated(event: ChainEvent): Promise<void> {
-    if (this.stale) {
-      // Here, between chain events, so no step is using the index or the schedule being rebuilt.
-      this.stale = false;
-      for (const uuid of [...this.live.keys()]) this.hookChanged(uuid, undefined);
-      this.loaded = undefined;
-    }
+  chainUpdated(event: ChainEvent): Promise<void> {
+    return this.exclusive(async () => {
+      this.freshen();
+      if (!this.ingesting) await this.startResumesNow();
+      await this.matchEvent(event);
+    });
+  }
+
+  // Here, between chain events, so no step is using the index or the schedule being rebuilt.
+  private freshen(): void {
+    if (!this.stale) return;
+    this.stale = false;
+    for (const uuid of [...this.live.keys(), ...this.resuming.keys()]) this.hookChanged(uuid, undefined);
+    this.loaded = undefined;
+  }
+
+  private async startResumesNow(): Promise<void> {
+    this.freshen();
+    await this.load();
+    this.ingesting = true;
+    for (const hook of this.resuming.values()) for (const listener of this.resumeListeners) listener(hook);
+  }
+
+  private async matchEvent(event: ChainEvent): Promise<void> {
     await this.load();
     const shares = await this.share(event);
     const now = this.clock.now();
@@ -131,7 +176,7 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
       for (const block of event.rollback) {
         for (const [uuid, blocks] of sent) {
           const txIndexes = blocks.get(block.block_identifier.hash);
-          const hook = this.live.get(uuid);
+          const hook = this.live.get(uuid) ?? this.resuming.get(uuid);
           if (hook && txIndexes) shareOf(hook).rollback.push({ block, txIndexes });
         }
       }
@@ -196,11 +241,24 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
     const heights = event.apply.map((b) => b.block_identifier.index);
     const step = { blocks: heights.length, height: heights.at(-1) ?? 0, at: toUnixSeconds(now) };
     const target = this.position + step.blocks;
-    const uuids = new Set([...withPayload, ...this.expiries.due(this.position, target)]);
+    const reorgAt =
+      event.rollback.length > 0
+        ? Math.min(...event.rollback.map((b) => b.block_identifier.index))
+        : undefined;
+    // A resume already past the reorg sends the new blocks from there again.
+    const rewound = [...this.resuming.values()].filter(
+      (hook) => reorgAt !== undefined && hook.delivery!.resuming!.next_block_height > reorgAt,
+    );
+    const uuids = new Set([
+      ...withPayload,
+      ...this.expiries.due(this.position, target),
+      ...rewound.map((h) => h.uuid),
+    ]);
     if (step.blocks === 0 && uuids.size === 0) return;
     this.earliestExpiry = target + 1;
     try {
       const changed = await this.hooks.recordLiveStep(step, [...uuids], (stored) => {
+        if (isResuming(stored)) return reorgAt === undefined ? stored : rewindResume(stored, reorgAt);
         const share = withPayload.has(stored.uuid) ? shares.get(stored.uuid) : undefined;
         const top = share && (share.apply.at(-1)?.block ?? share.rollback[0]?.block);
         const occurrence = share && (top ? top.block_identifier.index : (heights.at(-1) ?? 0));

@@ -143,10 +143,20 @@ export class WebhookAttempts {
     }
   }
 
-  // The matcher hears of it at once, so no block after this queues payloads for the hook.
+  // The matcher hears of it at once, so no block after this queues payloads for the hook. The hook
+  // remembers the first block it missed: the lowest this payload names (the payloads queued after
+  // it carry later chain events).
   private async interrupt(payload: OutgoingPayload, reason: string): Promise<void> {
     const { ctx } = this;
-    const updated = await ctx.hooks.update(payload.owner, payload.hook_uuid, interruptHook);
+    const heights = [...payload.apply, ...payload.rollback].map((ref) => ref.index);
+    const interruption = {
+      first_missed_block_height: Math.min(...heights),
+      interrupted_at: toUnixSeconds(ctx.clock.now()),
+      reason,
+    };
+    const interrupt = (hook: StoredHook) =>
+      interruptHook(hook, heights.length > 0 ? interruption : undefined);
+    const updated = await ctx.hooks.update(payload.owner, payload.hook_uuid, interrupt);
     if (updated) for (const listener of ctx.listeners) listener.hookChanged(updated.uuid, updated);
     ctx.tally.hooksInterrupted++;
     await ctx.queue.failPending(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { HookDefinition } from '../../core/hooks/definition.js';
-import { createHook } from '../../core/hooks/lifecycle.js';
+import { createHook, interruptHook, setEnabled } from '../../core/hooks/lifecycle.js';
 import type { StoredHook } from '../../core/hooks/record.js';
 import type { HookRepository } from '../../core/ports/hook-repository.js';
 import { liveStreamCases } from './live-stream.contract.js';
@@ -219,6 +219,25 @@ export function hookRepositoryContract(name: string, open: () => Promise<HookRep
       expect(foreign).to.equal(undefined);
       expect(called).to.equal(false);
       expect(await repo.update('alice', randomUUID(), streaming)).to.equal(undefined);
+    });
+
+    it("keeps a hook's delivery state (interruption, resume) through updates and reopening, and drops it when cleared", async function () {
+      const hook = newHook('alice');
+      await repo.insert(hook, 10);
+      const interruption = {
+        first_missed_block_height: 42,
+        interrupted_at: 1_700_000_000,
+        reason: 'HTTP 500',
+      };
+      const interrupted = await repo.update('alice', hook.uuid, (h) => interruptHook(h, interruption));
+      expect(interrupted?.delivery).to.deep.equal({ interruption });
+      const resumed = await repo.update('alice', hook.uuid, (h) => setEnabled(h, true, true));
+      expect(resumed?.delivery).to.deep.equal({ resuming: { from_block_height: 42, next_block_height: 42 } });
+      if (subject.reopen) repo = await subject.reopen();
+      expect((await repo.get('alice', hook.uuid))?.delivery).to.deep.equal(resumed?.delivery);
+      const live = await repo.update('alice', hook.uuid, (h) => setEnabled(h, true));
+      expect(live).to.not.have.property('delivery');
+      expect(await repo.get('alice', hook.uuid)).to.not.have.property('delivery');
     });
 
     it('rejects an update that changes the hook’s uuid or owner, storing nothing', async () => {

@@ -49,3 +49,12 @@ export async function startLiveStack(network: Network = 'mainnet'): Promise<Live
     },
   };
 }
+
+/** The whole service on the embedded stores of `dataDir` (its real outbox), quiet, private targets allowed. */
+export function openEmbedded(dataDir: string): Promise<Stackhooks> {
+  return createStackhooks({
+    dataDir,
+    delivery: { allowPrivateTargets: true },
+    adapters: { logger: silentLogger },
+  });
+}

@@ -6,17 +6,13 @@ import type { ChainEvent } from '../../../core/ports/chain-update-sink.js';
 import { createStackhooks, type Stackhooks } from '../../../apps/server/container.js';
 import { sampleDefinition } from '../../support/definitions.js';
 import { ChainBuilder, TEST_KEYS, addressOf, stxTransfer } from '../../support/block-builder.js';
+import { openEmbedded } from '../../support/live-stack.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 
 describe('BlockIngest', function () {
   this.timeout(30_000);
   let dataDir: string;
-  const open = () =>
-    createStackhooks({
-      dataDir,
-      delivery: { allowPrivateTargets: true },
-      adapters: { logger: silentLogger },
-    });
+  const open = () => openEmbedded(dataDir);
   beforeEach(async () => {
     dataDir = await makeTempDir();
   });

@@ -157,12 +157,17 @@ describe('webhook delivery through the server', function () {
     expect(b.headers['webhook-signature']).to.equal(sig(b, rotated));
   });
 
-  it('redelivers a failed payload with the same webhook-id', async () => {
+  it('redelivers a failed payload with the same webhook-id once its interrupted hook is enabled again', async () => {
     const uuid = await registerTransferHook(t, receiver.url());
     receiver.reply(() => ({ status: 410 }));
     await postBlock(t, (await transferBlocks(1))[0]);
     await until(async () => (await deliveries(t, uuid)).results[0]?.state === 'failed');
     receiver.reply(() => ({ status: 200 }));
+    const enabled = await send(t.baseUrl, 'PATCH', `/chainhooks/me/${uuid}/enabled`, {
+      key,
+      body: JSON.stringify({ enabled: true }),
+    });
+    expect(enabled.status).to.equal(204);
     const [failed] = (await deliveries(t, uuid)).results;
     const res = await send(t.baseUrl, 'POST', `/chainhooks/me/${uuid}/deliveries/${failed.id}/redeliver`, {
       key,
