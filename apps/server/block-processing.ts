@@ -118,7 +118,10 @@ export function startBlockProcessing(stackhooks: Stackhooks, logger: Logger): Bl
       conditions.clear(INGEST_INACTIVE);
       logger.info('block processing active');
       // Resumed hooks catch up in the process that matches chain events, in turn with them.
-      await liveMatching.startResumes();
+      // (The first chain event starts them too, should this read fail.)
+      await liveMatching
+        .startResumes()
+        .catch((err: unknown) => logger.warn('could not start the resumes waiting', { error: String(err) }));
       // Entries stored before a crash, a stop or while waiting are processed now.
       wake();
       await Promise.race([lock.lost, stopped]);
