@@ -116,7 +116,12 @@ export function startBlockProcessing(stackhooks: Stackhooks, logger: Logger): Bl
       ingest.resume();
       active = true;
       conditions.clear(INGEST_INACTIVE);
-      logger.info('block processing active');
+      // The backlog left by the pause (or by a stop), so the log tells what resuming has to catch up.
+      const behind = await stackhooks.eventLog.position().then(
+        (at) => ({ entries_behind: Math.max(0, (at.newest?.id ?? 0) - at.processed) }),
+        () => ({}),
+      );
+      logger.info('block processing active', behind);
       // Resumed hooks catch up in the process that matches chain events, in turn with them.
       // (The first chain event starts them too, should this read fail.)
       await liveMatching
