@@ -26,6 +26,11 @@ export type BlockProcessing = {
   stop(): Promise<void>;
 };
 
+/**
+ * How often the holder of the lock looks for entries it was not woken for: on Postgres, another
+ * ingest process's observer (a standby's, or the one the node posts to) appends to the same log.
+ */
+const POLL_MS = 1_000;
 /** Back-off between tries to take the lock or to process again. */
 const FIRST_RETRY_MS = 200;
 const MAX_RETRY_MS = 2_000;
@@ -37,7 +42,8 @@ const MAX_RETRY_MS = 2_000;
  * the lock is taken again with back-off, by this process or by a standby, within seconds of the
  * database's return. While this process can neither process nor see another holder, the
  * `ingest_inactive` condition is raised. A processing run that fails (the database went away
- * while the lock survived) is retried with back-off; no entry is skipped for it.
+ * while the lock survived) is retried with back-off; no entry is skipped for it. The holder also
+ * looks for new entries every second, since other processes' observers append to a shared log.
  */
 export function startBlockProcessing(stackhooks: Stackhooks, logger: Logger): BlockProcessing {
   const { ingest, conditions, liveMatching } = stackhooks;
@@ -46,6 +52,7 @@ export function startBlockProcessing(stackhooks: Stackhooks, logger: Logger): Bl
   let active = false;
   let failures = 0;
   let retry: NodeJS.Timeout | undefined;
+  let poll: NodeJS.Timeout | undefined;
   let lastFailed: Promise<void> | undefined;
   const now = () => Date.now();
   const stopped = new Promise<void>((resolve) => abort.signal.addEventListener('abort', () => resolve()));
@@ -129,8 +136,11 @@ export function startBlockProcessing(stackhooks: Stackhooks, logger: Logger): Bl
         .catch((err: unknown) => logger.warn('could not start the resumes waiting', { error: String(err) }));
       // Entries stored before a crash, a stop or while waiting are processed now.
       wake();
+      poll = setInterval(wake, POLL_MS);
+      poll.unref();
       await Promise.race([lock.lost, stopped]);
       active = false;
+      clearInterval(poll);
       clearTimeout(retry);
       if (!abort.signal.aborted) {
         counters.lockLosses++;
@@ -155,6 +165,7 @@ export function startBlockProcessing(stackhooks: Stackhooks, logger: Logger): Bl
     async stop() {
       abort.abort();
       active = false;
+      clearInterval(poll);
       clearTimeout(retry);
       await holding;
       await ingest.pause();

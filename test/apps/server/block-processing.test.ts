@@ -51,6 +51,24 @@ if (!(await postgresAvailable())) {
       expect(server.stackhooks.database?.reachable).to.equal(true);
     });
 
+    it('processes, as the lock holder, the blocks a standby ingest process stores', async () => {
+      const active = await startTestServer({ STACKHOOKS_DATABASE_URL: url, STACKHOOKS_ROLE: 'ingest' });
+      try {
+        await eventually(() => active.server.blockProcessing?.active === true, 'the first to take the lock');
+        app = await startTestServer({ STACKHOOKS_DATABASE_URL: url, STACKHOOKS_ROLE: 'ingest' });
+        const blocks = await transferChain(5);
+        // The node posts to the standby only: the holder is never woken by an append of its own.
+        await new NodePoster(() => app!.server.observerPort).post(blocks);
+        expect(app.server.blockProcessing?.active).to.equal(false);
+        await eventually(
+          async () => (await active.server.stackhooks.ingest.archivedBlocks()) === 5,
+          'the holder to process the standby’s blocks',
+        );
+      } finally {
+        await active.stop();
+      }
+    });
+
     it('shows on the status route the entries waiting while another process holds the ingest lock', async () => {
       // Another ingest process, holding the lock and processing nothing.
       const other = await acquireIngestLock(url);
