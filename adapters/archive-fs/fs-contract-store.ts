@@ -8,6 +8,9 @@ import type { ContractStore, LearnedAbi } from '../../core/ports/contract-store.
 /** A contract's file: its deploy, or an ABI learned without one (then no source and no version). */
 type StoredContract = Omit<DeployedContract, 'source_code'> & { source_code: string | null };
 
+/** Learned ABIs written at once: half of libuv's default file threads. */
+const LEARNED_WRITERS = 2;
+
 /**
  * Deployed contracts as one small JSON file each, under a 256-way fan-out of their id's hash: a
  * full mainnet has on the order of 100,000 contracts, too many to hold in memory or in one document.
@@ -42,15 +45,21 @@ export class FsContractStore implements ContractStore {
     await Promise.all([...byPath].map(([path, contract]) => this.write(path, contract)));
   }
 
-  /** Write a file for each learned ABI whose contract has none with an ABI already. */
+  /**
+   * Write a file for each learned ABI whose contract has none with an ABI already, a few at a time:
+   * these writes happen beside block intake, and hundreds at once would fill libuv's four file
+   * threads, so that the archive writes of the next block would queue behind all of them.
+   */
   async putAbis(abis: LearnedAbi[]): Promise<void> {
-    const byPath = new Map(abis.map((learned) => [this.pathOf(learned.contract_identifier), learned]));
-    await Promise.all(
-      [...byPath].map(async ([path, { contract_identifier, abi }]) => {
-        if ((await this.read(contract_identifier))?.abi) return;
+    const pending = [...new Map(abis.map((learned) => [this.pathOf(learned.contract_identifier), learned]))];
+    const writeNext = async (): Promise<void> => {
+      for (let next = pending.shift(); next; next = pending.shift()) {
+        const [path, { contract_identifier, abi }] = next;
+        if ((await this.read(contract_identifier))?.abi) continue;
         await this.write(path, { contract_identifier, abi, source_code: null, clarity_version: null });
-      }),
-    );
+      }
+    };
+    await Promise.all(Array.from({ length: LEARNED_WRITERS }, writeNext));
   }
 
   private async read(id: string): Promise<StoredContract | undefined> {

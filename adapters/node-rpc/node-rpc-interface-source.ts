@@ -1,5 +1,4 @@
-import { Agent as HttpAgent, get as httpGet, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, get as httpsGet } from 'node:https';
+import { Pool } from 'undici';
 import { readContractAbi } from '../../core/contracts/abi-shape.js';
 import type { ContractInterfaceSource, InterfaceAnswer } from '../../core/ports/contract-interface-source.js';
 
@@ -28,20 +27,18 @@ type Reply = { status: number; body: string } | { failed: string };
 export class NodeRpcInterfaceSource implements ContractInterfaceSource {
   readonly timeoutMs: number;
   readonly concurrency: number;
-  readonly #base: string;
-  readonly #get: typeof httpGet;
-  readonly #agent: HttpAgent;
+  /** The base URL's path, without a trailing slash ('' for none). */
+  readonly #prefix: string;
+  readonly #pool: Pool;
 
   constructor(options: NodeRpcOptions) {
-    this.#base = options.url.replace(/\/+$/, '');
+    const base = new URL(options.url);
+    this.#prefix = base.pathname.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 2_000;
     this.concurrency = options.concurrency ?? 64;
-    const https = this.#base.startsWith('https:');
-    // Node's own client: a request costs a fraction of what `fetch` costs, which counts when a busy
-    // block calls hundreds of contracts nobody has asked about.
-    this.#get = https ? httpsGet : httpGet;
-    const agentOptions = { keepAlive: true, maxSockets: this.concurrency };
-    this.#agent = https ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
+    // undici's pool: a request costs about half of what node:http's client costs, which counts when
+    // a busy block calls hundreds of contracts nobody has asked about.
+    this.#pool = new Pool(base.origin, { connections: this.concurrency, pipelining: 1 });
   }
 
   /** Ask the node for one contract's interface. */
@@ -49,7 +46,7 @@ export class NodeRpcInterfaceSource implements ContractInterfaceSource {
     const dot = contractId.indexOf('.');
     const address = encodeURIComponent(contractId.slice(0, dot));
     const name = encodeURIComponent(contractId.slice(dot + 1));
-    const reply = await this.#request(`${this.#base}/v2/contracts/interface/${address}/${name}`);
+    const reply = await this.#request(`${this.#prefix}/v2/contracts/interface/${address}/${name}`);
     if ('failed' in reply) return { kind: 'unreachable', reason: reply.failed };
     if (reply.status === 404 || reply.status === 400) return { kind: 'not_found' };
     if (reply.status === 429 || reply.status === 503) {
@@ -68,36 +65,31 @@ export class NodeRpcInterfaceSource implements ContractInterfaceSource {
 
   /** Close the kept-alive connections. */
   close(): void {
-    this.#agent.destroy();
+    void this.#pool.destroy().catch(() => undefined);
   }
 
-  #request(url: string): Promise<Reply> {
-    return new Promise((resolve) => {
-      const signal = AbortSignal.timeout(this.timeoutMs);
-      const request = this.#get(
-        url,
-        { agent: this.#agent, signal, headers: { accept: 'application/json' } },
-        (response: IncomingMessage) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          response.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > MAX_BODY_BYTES) {
-              response.destroy();
-              resolve({ status: 200, body: '' });
-            } else chunks.push(chunk);
-          });
-          response.on('end', () =>
-            resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
-          );
-          response.on('error', (err) => resolve({ failed: describe(err, signal) }));
-        },
-      );
-      request.on('error', (err) => resolve({ failed: describe(err, signal) }));
-    });
+  async #request(path: string): Promise<Reply> {
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    try {
+      const response = await this.#pool.request({
+        path,
+        method: 'GET',
+        headers: { accept: 'application/json' },
+        signal,
+      });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) {
+          response.body.destroy();
+          return { status: response.statusCode, body: '' };
+        }
+        chunks.push(chunk);
+      }
+      return { status: response.statusCode, body: Buffer.concat(chunks).toString('utf8') };
+    } catch (err) {
+      return { failed: signal.aborted ? 'timed out' : (err as Error).message };
+    }
   }
-}
-
-function describe(err: Error, signal: AbortSignal): string {
-  return signal.aborted ? 'timed out' : err.message;
 }
