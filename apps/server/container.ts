@@ -278,6 +278,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   registry.onChange(liveMatching);
   const dispatcher = container.get(WebhookDispatcher);
   dispatcher.onChange(liveMatching);
+  registry.showReceivers((hook) => dispatcher.receiverStanding(hook));
   const catchUp = new HookCatchUp({
     hooks,
     blocks,

@@ -1,3 +1,4 @@
+import type { ReceiverStanding } from '../delivery/receiver-standing.js';
 import type { HookDefinition } from './definition.js';
 
 /** Where a hook is in its life (compat.md section 5); `enabled` is kept apart. */
@@ -38,12 +39,15 @@ export type HookResume = { from_block_height: number; next_block_height: number;
  */
 export type HookDeliveryState = { interruption?: HookInterruption; resuming?: HookResume };
 
-/** The hook as the API returns it; `delivery` only when an interruption or a resume is on record. */
+/**
+ * The hook as the API returns it; `delivery` only when an interruption or a resume is on record, or
+ * delivery treats its receiver as slow or its origin's circuit is not closed (`receiver`, not stored).
+ */
 export type HookRecord = {
   uuid: string;
   definition: HookDefinition;
   status: HookStatus;
-  delivery?: HookDeliveryState;
+  delivery?: HookDeliveryState & { receiver?: ReceiverStanding };
 };
 
 /** The hook as it is stored: the API record plus its owner and a creation sequence for stable ordering. */
@@ -53,12 +57,18 @@ export type StoredHook = HookRecord & {
   created_at_ms: number;
 };
 
-/** The public view of a stored hook: the owner never leaves the service. */
-export function toHookRecord(hook: StoredHook): HookRecord {
+/** The public view of a stored hook (the owner never leaves the service), with its receiver's standing if given. */
+export function toHookRecord(hook: StoredHook, receiver?: ReceiverStanding): HookRecord {
   const { interruption, resuming } = hook.delivery ?? {};
   const delivery =
-    interruption || resuming
-      ? { delivery: { ...(interruption && { interruption }), ...(resuming && { resuming }) } }
+    interruption || resuming || receiver
+      ? {
+          delivery: {
+            ...(interruption && { interruption }),
+            ...(resuming && { resuming }),
+            ...(receiver && { receiver }),
+          },
+        }
       : {};
   return { uuid: hook.uuid, definition: hook.definition, status: hook.status, ...delivery };
 }

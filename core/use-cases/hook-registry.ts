@@ -2,6 +2,7 @@ import { inject, injectable } from 'inversify';
 import type { HookDefinition } from '../hooks/definition.js';
 import { StackhooksError, hookNotFound, invalidInput } from '../hooks/errors.js';
 import { canBulkEnable, createHook, setEnabled, updateDefinition } from '../hooks/lifecycle.js';
+import type { ReceiverStanding } from '../delivery/receiver-standing.js';
 import { toHookRecord, type HookRecord, type StoredHook } from '../hooks/record.js';
 import { CLOCK, type Clock } from '../ports/clock.js';
 import { DELIVERY_QUEUE, type DeliveryQueue } from '../ports/delivery-queue.js';
@@ -20,10 +21,14 @@ export interface HookChangeListener {
   hookChanged(uuid: string, hook: StoredHook | undefined): void;
 }
 
+/** How delivery in this process treats a hook's receiver, when that is worth showing in its record. */
+export type ReceiverStandings = (hook: StoredHook) => ReceiverStanding | undefined;
+
 /** Register, list, read, change, enable and delete hooks, one owner at a time (compat.md sections 2 and 5). */
 @injectable()
 export class HookRegistry {
   private readonly listeners: HookChangeListener[] = [];
+  private standings: ReceiverStandings = () => undefined;
 
   constructor(
     @inject(HOOK_REPOSITORY) private readonly hooks: HookRepository,
@@ -40,6 +45,11 @@ export class HookRegistry {
     this.listeners.push(listener);
   }
 
+  /** Show each hook's receiver standing, as the process's delivery sees it, in the records returned. */
+  showReceivers(standings: ReceiverStandings): void {
+    this.standings = standings;
+  }
+
   /** Register a new hook from an unchecked definition. */
   async register(owner: string, body: unknown): Promise<HookRecord> {
     const definition = this.input.check('definition', body);
@@ -53,14 +63,14 @@ export class HookRegistry {
       );
     }
     this.notify(hook.uuid, hook);
-    return toHookRecord(hook);
+    return this.record(hook);
   }
 
   /** A page of the owner's hooks, oldest first, narrowed by the query's filters when it has any. */
   async list(owner: string, query: unknown): Promise<HookListing> {
     const { offset, limit, ...filter } = this.input.check('list-query', query);
     const page = await this.hooks.list(owner, offset, limit, filter);
-    return { limit, offset, total: page.total, results: page.results.map(toHookRecord) };
+    return { limit, offset, total: page.total, results: page.results.map((hook) => this.record(hook)) };
   }
 
   /** One of the owner's hooks. */
@@ -68,7 +78,7 @@ export class HookRegistry {
     const id = this.input.check('uuid', uuid).toLowerCase();
     const hook = await this.hooks.get(owner, id);
     if (!hook) throw hookNotFound(id);
-    return toHookRecord(hook);
+    return this.record(hook);
   }
 
   /** Replace the top-level fields the update carries; the merged definition must be valid. */
@@ -84,7 +94,7 @@ export class HookRegistry {
     });
     if (!hook) throw hookNotFound(id);
     this.notify(hook.uuid, hook);
-    return toHookRecord(hook);
+    return this.record(hook);
   }
 
   /** Remove the hook; nothing more is delivered for it. */
@@ -121,6 +131,10 @@ export class HookRegistry {
     });
     for (const hook of changed) this.notify(hook.uuid, hook);
     return { updated_uuids: changed.map((hook) => hook.uuid) };
+  }
+
+  private record(hook: StoredHook): HookRecord {
+    return toHookRecord(hook, this.standings(hook));
   }
 
   private checkNetwork(definition: HookDefinition): void {

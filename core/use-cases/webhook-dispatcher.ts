@@ -1,7 +1,9 @@
 import { inject, injectable } from 'inversify';
 import { newDeliveryCounters, type DeliveryCounters } from '../delivery/delivery-counters.js';
-import { DeliveryLanes, type Lane } from '../delivery/delivery-lanes.js';
-import { OriginCircuits, type CircuitView } from '../delivery/origin-circuits.js';
+import { DeliveryLanes } from '../delivery/delivery-lanes.js';
+import { OriginCircuits } from '../delivery/origin-circuits.js';
+import { receiverStanding, type ReceiverStanding } from '../delivery/receiver-standing.js';
+import type { StoredHook } from '../hooks/record.js';
 import { ACCOUNT_STORE, type AccountStore } from '../ports/account-store.js';
 import { CLOCK, type Clock } from '../ports/clock.js';
 import { DELIVERY_QUEUE, type DeliveryQueue, type DueDelivery } from '../ports/delivery-queue.js';
@@ -121,9 +123,13 @@ export class WebhookDispatcher {
     return this.tally;
   }
 
-  /** The lane a hook's next attempt starts in, and its origin's circuit, as this process sees them. */
-  receiverView(hookUuid: string, url: string): { lane: Lane; circuit: CircuitView } {
-    return { lane: this.lanes.laneOf(hookUuid), circuit: this.circuits.view(originOf(url)) };
+  /**
+   * The lane a hook's next attempt starts in and its origin's circuit, as this process sees them;
+   * undefined while both are in good standing (and always in a process that sends nothing).
+   */
+  receiverStanding(hook: StoredHook): ReceiverStanding | undefined {
+    const origin = originOf(hook.definition.action.url);
+    return receiverStanding(this.lanes.laneOf(hook.uuid), origin, this.circuits.view(origin));
   }
 
   /** Start every due payload that a free slot allows; calls while busy coalesce into one more round. */

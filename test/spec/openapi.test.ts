@@ -197,6 +197,11 @@ describe('spec/openapi.json', () => {
       },
     };
     expect(compile('#/components/schemas/HookRecord')(record)).to.equal(true);
+    const circuit = { origin: 'https://example.com', state: 'open', failures: 3, open_until: 1_700_000_030 };
+    const slow = { ...record, delivery: { receiver: { lane: 'slow', circuit } } };
+    expect(compile('#/components/schemas/HookRecord')(slow)).to.equal(true);
+    const bad = { ...record, delivery: { receiver: { lane: 'fast', circuit } } };
+    expect(compile('#/components/schemas/HookRecord')(bad)).to.equal(false);
     expect(
       compile('#/components/schemas/HookList')({ limit: 20, offset: 0, total: 1, results: [record] }),
     ).to.equal(true);

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
+import { expectSchema, schemas } from '../../support/client-schemas.js';
+import type { HookRecord } from '../../../core/hooks/record.js';
 import {
   deliveries,
   postBlock,
@@ -94,6 +96,14 @@ describe('WebhookDispatcher keeping hooks apart', function () {
     const counters = t.server.stackhooks.dispatcher.counters;
     expect(counters.movedToSlowLane).to.be.at.least(lateHooks.length);
     expect(counters.now.slowHooks).to.be.at.least(lateHooks.length);
+    // The hook record says so too, in a stackhooks extension the official client's schema accepts.
+    const lateRecord = await t.client.getChainhook(lateHooks[0]);
+    expectSchema(schemas.hook, lateRecord);
+    expect(lateRecord).to.have.nested.property('delivery.receiver.lane', 'slow');
+    expect(lateRecord).to.have.nested.property(
+      'delivery.receiver.circuit.origin',
+      new URL(late.url()).origin,
+    );
   });
 
   it('opens the circuit of an origin that stops answering, holds its hooks with the reason, and closes it after a probe is answered', async () => {
@@ -125,6 +135,16 @@ describe('WebhookDispatcher keeping hooks apart', function () {
       return false;
     });
     expect(stackhooks.dispatcher.counters.heldForCircuit).to.be.at.least(1);
+    // Every hook of the origin shows its circuit open (or probing), with the failures and the time
+    // of the next probe.
+    for (const uuid of hooks) {
+      const record = await t.client.getChainhook(uuid);
+      expectSchema(schemas.hook, record);
+      const circuit = (record as unknown as HookRecord).delivery?.receiver?.circuit;
+      expect(circuit?.state).to.be.oneOf(['open', 'half_open']);
+      expect(circuit?.failures).to.be.at.least(3);
+      expect(circuit?.open_until).to.be.a('number');
+    }
 
     dead.reply(() => ({ status: 200 }));
     const last = chain[1].block_height;
@@ -138,6 +158,8 @@ describe('WebhookDispatcher keeping hooks apart', function () {
       );
       const { results } = await deliveries(t, uuid);
       expect(results.map((r: { held_reason: string | null }) => r.held_reason)).to.deep.equal([null, null]);
+      const record = (await t.client.getChainhook(uuid)) as unknown as HookRecord;
+      expect(record.delivery?.receiver?.circuit.state ?? 'closed').to.equal('closed');
     }
   });
 
