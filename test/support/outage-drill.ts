@@ -1,9 +1,11 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import type { NodeBlock } from '../../core/stacks-codec/node-block.js';
 import { TEST_API_KEY } from './api-server.js';
 import { ChainBuilder, TEST_KEYS, addressOf, stxTransfer } from './block-builder.js';
 import { sampleDefinition } from './definitions.js';
+import { TEST_DATABASE_URL } from './postgres.js';
 import { send, type RawResponse } from './raw-http.js';
 import type { TestReceiver } from './test-receiver.js';
 
@@ -79,15 +81,16 @@ export async function callApi(
   }
 }
 
-/** Register `count` enabled hooks matching every STX event, each to its own receiver path. */
+/** Register `count` enabled hooks matching every STX event, each to its own receiver path (`prefix` + i). */
 export async function registerTransferHooks(
   apiBase: string,
   receiver: TestReceiver,
   count: number,
+  prefix = '/hook-',
 ): Promise<string[]> {
   const paths: string[] = [];
   for (let i = 0; i < count; i++) {
-    const path = `/hook-${i}`;
+    const path = `${prefix}${i}`;
     const res = await callApi(
       apiBase,
       'POST',
@@ -153,4 +156,25 @@ export async function eventually(
 /** How many times `text` occurs in `output`. */
 export function occurrences(output: string, text: string): number {
   return output.split(text).length - 1;
+}
+
+/**
+ * End the sessions of one schema's processes (they name themselves `stackhooks [kind] <schema>`),
+ * all of them or those of one `kind` (`hook feed`, `ingest lock`, `probe`); returns how many.
+ */
+export async function terminateSessionsOf(schema: string, kind?: string): Promise<number> {
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query(
+      kind
+        ? `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`
+        : `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+           WHERE application_name LIKE 'stackhooks %' AND right(application_name, length($1) + 1) = ' ' || $1`,
+      [kind ? `stackhooks ${kind} ${schema}` : schema],
+    );
+    return rows.length;
+  } finally {
+    await admin.end();
+  }
 }

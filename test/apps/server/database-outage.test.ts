@@ -1,14 +1,15 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { TEST_API_KEY } from '../../support/api-server.js';
 import {
   NodePoster,
   callApi,
+  deliveredHeights,
   eventually,
   expectEveryBlockDelivered,
   occurrences,
   registerTransferHooks,
+  terminateSessionsOf,
   transferChain,
 } from '../../support/outage-drill.js';
 import { dropSchema, freshSchemaUrl, postgresAvailable, TEST_DATABASE_URL } from '../../support/postgres.js';
@@ -26,22 +27,6 @@ const sharedServer = { host: shared.hostname, port: Number(shared.port || 5432) 
 const ACTIVE = '"msg":"block processing active"';
 const UNREACHABLE = '"msg":"database unreachable; retrying until it answers"';
 const REACHABLE = '"msg":"database reachable again"';
-
-/** End every session of one schema's processes (they name themselves `stackhooks … <schema>`). */
-async function terminateSessionsOf(schema: string): Promise<number> {
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  try {
-    const { rows } = await admin.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-       WHERE application_name LIKE 'stackhooks %' AND right(application_name, length($1) + 1) = ' ' || $1`,
-      [schema],
-    );
-    return rows.length;
-  } finally {
-    await admin.end();
-  }
-}
 
 if (!available) {
   describe('a PostgreSQL outage', () => {
@@ -172,6 +157,46 @@ if (!available) {
     expect(app.output()).to.include(
       '"msg":"a database connection was lost; the database answers, so the work is retried"',
     );
+  });
+
+  it("keeps a split deployment's ingest matching the hooks changed while its change feed was cut", async () => {
+    const url = freshSchema('feed');
+    const schema = new URL(url).searchParams.get('schema')!;
+    const observerPort = await freePort();
+    const api = await server(url, { ROLE: 'api' });
+    const ingest = await server(
+      url,
+      { ROLE: 'ingest', STACKHOOKS_OBSERVER_PORT: String(observerPort) },
+      ACTIVE,
+    );
+    await server(url, { ROLE: 'worker' }, '"msg":"delivery started"');
+    const [first] = await registerTransferHooks(api.baseUrl, receiver, 1);
+    const blocks = await transferChain(10);
+    const node = new NodePoster(() => observerPort);
+    await node.post(blocks.slice(0, 3));
+    await expectEveryBlockDelivered(receiver, [first], blocks.slice(0, 3));
+
+    // Each round ends the ingest's feed session and changes hooks at once, while it listens again.
+    const added: string[] = [];
+    for (let round = 1; round <= 3; round++) {
+      expect(await terminateSessionsOf(schema, 'hook feed')).to.equal(1);
+      added.push(...(await registerTransferHooks(api.baseUrl, receiver, 1, `/added-${round}-`)));
+      if (round === 2) {
+        const off = { enabled: false, filters: { webhook_url: receiver.url(first) } };
+        expect((await callApi(api.baseUrl, 'PATCH', '/chainhooks/me/enabled', off)).status).to.equal(200);
+      }
+      const relistened = '"msg":"hook change feed listening again; reloading hooks"';
+      await eventually(() => occurrences(ingest.output(), relistened) === round, 'the feed to listen again');
+    }
+
+    await node.post(blocks.slice(3));
+    await expectEveryBlockDelivered(receiver, added, blocks.slice(3));
+    expect(deliveredHeights(receiver).get(first)).to.deep.equal(
+      blocks.slice(0, 3).map((b) => b.block_height),
+    );
+    expectAllRunning();
+    // The lock held throughout: the catch-up came from the feed, not from taking the lock again.
+    expect(occurrences(ingest.output(), ACTIVE)).to.equal(1);
   });
 
   it('loses nothing through a restart and a crash-like stop of the database itself', async function () {
