@@ -60,6 +60,6 @@ export { INPUT_VALIDATOR, type InputValidator } from '../../core/ports/input-val
 export { LOGGER, type Logger } from '../../core/ports/logger.js';
 
 export { openLowdbStore, type LowdbStore } from '../../adapters/store-lowdb/index.js';
-export { JsonLogger, silentLogger } from '../../adapters/system/index.js';
+export { PinoLogger, silentLogger } from '../../adapters/system/index.js';
 export { NodeRpcInterfaceSource, type NodeRpcOptions } from '../../adapters/node-rpc/index.js';
 export { DatabaseStartError } from '../../adapters/store-postgres/index.js';

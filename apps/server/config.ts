@@ -1,3 +1,4 @@
+import { LOG_LEVELS, type LogLevel } from '../../adapters/system/index.js';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../../core/delivery/retry-policy.js';
 import type { Network } from '../../core/hooks/definition.js';
 import {
@@ -60,6 +61,10 @@ export type ServerConfig = {
   nodeRpcTimeoutMs: number;
   /** STACKHOOKS_NODE_RPC_CONCURRENCY: requests to it out at once (default 64). */
   nodeRpcConcurrency: number;
+  /** STACKHOOKS_LOG_LEVEL: the lowest level logged: debug, info (default), warn, error or silent. */
+  logLevel: LogLevel;
+  /** STACKHOOKS_LOG_FORMAT: json, or pretty for a person at a terminal (default: pretty when stdout is a terminal). */
+  logFormat: 'json' | 'pretty';
 };
 
 /** A configuration problem, named so the operator can fix it. */
@@ -140,6 +145,13 @@ export function readServerConfig(env: Source = process.env, argv: string[] = [])
     nodeRpcUrl: httpUrl(source, 'STACKHOOKS_NODE_RPC_URL'),
     nodeRpcTimeoutMs: boundedDuration(source, 'STACKHOOKS_NODE_RPC_TIMEOUT', 2_000, 60_000),
     nodeRpcConcurrency: integer(source, 'STACKHOOKS_NODE_RPC_CONCURRENCY', 64, 1, 1_000),
+    logLevel: oneOf(source, 'STACKHOOKS_LOG_LEVEL', LOG_LEVELS, 'info'),
+    logFormat: oneOf(
+      source,
+      'STACKHOOKS_LOG_FORMAT',
+      ['json', 'pretty'],
+      process.stdout.isTTY ? 'pretty' : 'json',
+    ),
   };
 }
 
@@ -175,6 +187,15 @@ function integer(source: Source, name: string, fallback: number, min: number, ma
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
+  return value;
+}
+
+function oneOf<T extends string>(source: Source, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = source[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = raw.toLowerCase() as T;
+  if (!allowed.includes(value))
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
   return value;
 }
 

@@ -65,7 +65,7 @@ import { openFsEventLog } from '../../adapters/event-log-fs/index.js';
 import { createAjvInputValidator } from '../../adapters/contract-ajv/index.js';
 import { createHttpApi, routeApi, type ApiState } from '../../adapters/http-koa/index.js';
 import { openLowdbStore } from '../../adapters/store-lowdb/index.js';
-import { CryptoIdSource, JsonLogger, SystemClock, SystemTimer } from '../../adapters/system/index.js';
+import { CryptoIdSource, PinoLogger, SystemClock, SystemTimer } from '../../adapters/system/index.js';
 import { SERVER_VERSION } from './version.js';
 
 /** Every adapter the service runs on; a caller may replace any of them. */
@@ -173,7 +173,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     leaseMs: 60_000,
     ...options.delivery,
   };
-  const logger = given.logger ?? new JsonLogger();
+  const logger = given.logger ?? new PinoLogger();
   const clock = given.clock ?? new SystemClock();
   const conditions = new ServiceConditions();
   let postgres: PostgresAdapters | undefined;

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../core/ports/logger.js';
 import { createObserverServer, listenObserver } from '../../adapters/ingest-stacks-node/index.js';
-import { JsonLogger } from '../../adapters/system/index.js';
+import { PinoLogger } from '../../adapters/system/index.js';
 import { listenAdminSocket } from './admin-socket.js';
 import { startBlockProcessing, type BlockProcessing } from './block-processing.js';
 import { nodeRpcOptions, type ServerConfig } from './config.js';
@@ -29,7 +29,7 @@ export type RunningServer = {
  */
 export async function startServer(
   config: ServerConfig,
-  logger: Logger = new JsonLogger(),
+  logger: Logger = new PinoLogger({ level: config.logLevel, pretty: config.logFormat === 'pretty' }),
 ): Promise<RunningServer> {
   const runs = (role: 'api' | 'ingest' | 'worker') => config.role === 'all' || config.role === role;
   const lock: DataDirLock | undefined = config.databaseUrl ? undefined : await lockDataDir(config.dataDir);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { readServerConfig } from '../../apps/server/config.js';
 import { startServer } from '../../apps/server/start-server.js';
-import { JsonLogger } from '../../adapters/system/index.js';
+import { PinoLogger } from '../../adapters/system/index.js';
 import type { DeliveryRecord } from '../../core/delivery/delivery-record.js';
 import { DELIVERY_QUEUE, type DeliveryQueue } from '../../core/ports/delivery-queue.js';
 import type { Receiver, StandInNode } from './deliver-children.js';
@@ -73,10 +73,12 @@ export async function measureLatency(options: {
   const blockFile = join(work, 'blocks.ndjson');
   await writeFile(blockFile, blocks.map((b) => JSON.stringify(b)).join('\n') + '\n');
   const errors: string[] = [];
-  const logger = new JsonLogger((line) => {
-    if (!line.includes('"level":"error"')) return;
-    if (errors.length < 20) process.stderr.write(`stackhooks: ${line}\n`);
-    errors.push(line);
+  const logger = new PinoLogger({
+    sink: (line) => {
+      if (!line.includes('"level":"error"')) return;
+      if (errors.length < 20) process.stderr.write(`stackhooks: ${line}\n`);
+      errors.push(line);
+    },
   });
   // A clean environment, so a developer's STACKHOOKS_* variables (a database URL) stay out of it.
   const config = readServerConfig({

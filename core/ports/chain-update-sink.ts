@@ -8,13 +8,21 @@ export type ChainEvent = {
   apply: NormalizedBlock[];
 };
 
+/** What a sink did with a chain change, for the block's log line and the metrics. */
+export type ChainUpdateOutcome = {
+  /** Hooks whose filters matched a transaction of an applied block. */
+  hooksMatched: number;
+  /** Payloads queued (applies and rollbacks). */
+  payloadsQueued: number;
+};
+
 /**
  * Where canonical chain changes go (matching and delivery). `chainUpdated` resolves only once the
  * consequences are stored durably, because the ingest marks the entry processed right after.
  */
 export interface ChainUpdateSink {
-  /** Take one chain change. */
-  chainUpdated(event: ChainEvent): Promise<void>;
+  /** Take one chain change; a sink that matches hooks tells how many matched and what it queued. */
+  chainUpdated(event: ChainEvent): Promise<ChainUpdateOutcome | void>;
 }
 
 export const CHAIN_UPDATE_SINK = Symbol.for('stackhooks.ChainUpdateSink');

@@ -4,14 +4,21 @@ import type { BlockHeader } from '../chain/block-header.js';
 import type { NodeBlock } from '../stacks-codec/node-block.js';
 import { StackhooksError } from '../hooks/errors.js';
 import { BLOCK_STORE, type BlockStore } from '../ports/block-store.js';
-import { CHAIN_UPDATE_SINK, type ChainUpdateSink } from '../ports/chain-update-sink.js';
-import { EVENT_LOG, type EventLog } from '../ports/event-log.js';
+import {
+  CHAIN_UPDATE_SINK,
+  type ChainUpdateOutcome,
+  type ChainUpdateSink,
+} from '../ports/chain-update-sink.js';
+import { CLOCK, type Clock } from '../ports/clock.js';
+import { EVENT_LOG, type EventLog, type RawEvent } from '../ports/event-log.js';
 import { LOGGER, type Logger } from '../ports/logger.js';
 import { BlockArchiver, type ArchivedBlock } from './archive-blocks.js';
+import { blockReport, logBlockReport, type BlockEntryReport } from './block-report.js';
 import { ContractAbis } from './contract-abis.js';
+import { readProcessedNote, writeProcessedNote, type ProcessedNote } from './processed-note.js';
 
-/** What ingesting one node block did. */
-export type IngestResult = ArchivedBlock;
+/** What ingesting one node block did; `outcome` is what the sink did, when it was published. */
+export type IngestResult = ArchivedBlock & { outcome?: ChainUpdateOutcome };
 
 /**
  * Blocks in: a node block is archived (normalized with the ABIs of earlier deploys) and its effect
@@ -26,6 +33,9 @@ export class BlockIngest {
   private again = false;
   private recovered = false;
   private paused = false;
+  /** The last `/new_block` entry processed, carried in every processed mark's note. */
+  private lastBlock: ProcessedNote['block'];
+  private readonly listeners: ((report: BlockEntryReport) => void)[] = [];
 
   constructor(
     @inject(EVENT_LOG) private readonly log: EventLog,
@@ -34,7 +44,13 @@ export class BlockIngest {
     @inject(CHAIN_UPDATE_SINK) private readonly sink: ChainUpdateSink,
     @inject(LOGGER) private readonly logger: Logger,
     @inject(ContractAbis) private readonly abis: ContractAbis,
+    @inject(CLOCK) private readonly clock: Clock,
   ) {}
+
+  /** Be told what happened to every `/new_block` entry processed (for metrics and readiness). */
+  onBlock(listener: (report: BlockEntryReport) => void): void {
+    this.listeners.push(listener);
+  }
 
   /** Start processing whatever the log holds beyond the last processed entry; calls while busy coalesce. */
   wake(): Promise<void> {
@@ -81,11 +97,12 @@ export class BlockIngest {
   async ingestNodeBlock(nodeBlock: NodeBlock, eventId = 0, publish = true): Promise<IngestResult> {
     const { block, update } = await this.archiver.archiveNodeBlock(nodeBlock);
     if (publish && (update.apply.length > 0 || update.rollback.length > 0)) {
-      await this.sink.chainUpdated({
+      const outcome = await this.sink.chainUpdated({
         eventId,
         rollback: await this.load(update.rollback),
         apply: await this.load(update.apply, block),
       });
+      return { block, update, ...(outcome && { outcome }) };
     }
     return { block, update };
   }
@@ -114,7 +131,7 @@ export class BlockIngest {
         if (entries.length === 0) break;
         for (const entry of entries) {
           if (this.paused) return;
-          if (entry.path === '/new_block') await this.processBlockEntry(entry.id, entry.body);
+          if (entry.path === '/new_block') await this.processBlockEntry(entry);
           await this.log.markProcessed(entry.id, await this.tipNote());
         }
       }
@@ -123,7 +140,8 @@ export class BlockIngest {
 
   // The processed mark carries the tip the sink has seen, for recoverCutOffChange.
   private async tipNote(): Promise<string> {
-    return JSON.stringify({ tip: (await this.blocks.tip())?.hash ?? null });
+    const tip = (await this.blocks.tip())?.hash ?? null;
+    return writeProcessedNote({ tip, ...(this.lastBlock && { block: this.lastBlock }) });
   }
 
   /**
@@ -134,10 +152,11 @@ export class BlockIngest {
    * (so payloads that did reach the outbox are not queued twice).
    */
   private async recoverCutOffChange(): Promise<void> {
-    const note = await this.log.processedNote();
+    const note = readProcessedNote(await this.log.processedNote());
+    this.lastBlock = note?.block;
     const tip = await this.blocks.tip();
     if (note === undefined || tip === undefined) return;
-    const seen = (JSON.parse(note) as { tip: string | null }).tip;
+    const seen = note.tip;
     if (seen === tip.hash) return;
     const [next] = await this.log.readAfter(await this.log.processedId(), 1);
     if (next?.path !== '/new_block') return;
@@ -161,19 +180,28 @@ export class BlockIngest {
     await this.sink.chainUpdated({ eventId: next.id, rollback, apply });
   }
 
-  private async processBlockEntry(id: number, body: string): Promise<void> {
+  private async processBlockEntry(entry: RawEvent): Promise<void> {
+    const started = this.clock.now();
+    let report: BlockEntryReport;
     try {
-      await this.ingestNodeBlock(JSON.parse(body) as NodeBlock, id);
+      const { block, update, outcome } = await this.ingestNodeBlock(
+        JSON.parse(entry.body) as NodeBlock,
+        entry.id,
+      );
+      report = blockReport(entry, block, update, outcome, this.clock.now() - started);
+      logBlockReport(this.logger, report);
     } catch (err) {
       // A store that cannot take the block now is not the block's fault: stop, and retry it later.
       if (err instanceof StackhooksError && err.code === 'unavailable') throw err;
       // A block we cannot read is logged loudly with its entry id and skipped, so one bad body
       // cannot stall the chain; the raw body stays in the log for a fix and a replay.
-      this.logger.error('could not ingest block', {
-        event_id: id,
-        error: err instanceof Error ? err.message : String(err),
-      });
+      const error = err instanceof Error ? err.message : String(err);
+      this.logger.error('could not ingest block', { event_id: entry.id, error });
+      report = { kind: 'unreadable', eventId: entry.id, receivedAt: entry.received_at, error };
     }
+    // The node posted a block: it counts for readiness even when it could not be read.
+    this.lastBlock = { id: entry.id, received_at: entry.received_at };
+    for (const listener of this.listeners) listener(report);
   }
 
   // Blocks read back from the archive may hold calls that went unnamed when they were archived:

@@ -6,7 +6,7 @@ import { isLive } from '../hooks/live-progress.js';
 import { isResuming, type StoredHook } from '../hooks/record.js';
 import { HookIndex } from '../matching/index.js';
 import { shapePayload, type BlockMatch } from '../payload/index.js';
-import type { ChainEvent, ChainUpdateSink } from '../ports/chain-update-sink.js';
+import type { ChainEvent, ChainUpdateOutcome, ChainUpdateSink } from '../ports/chain-update-sink.js';
 import { CLOCK, type Clock } from '../ports/clock.js';
 import { DELIVERY_QUEUE, type DeliveryQueue, type OutgoingPayload } from '../ports/delivery-queue.js';
 import { HOOK_REPOSITORY, type HookRepository } from '../ports/hook-repository.js';
@@ -124,11 +124,11 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
   }
 
   /** Match one chain change, queue its payloads, then record the step and the hooks it changed. */
-  chainUpdated(event: ChainEvent): Promise<void> {
+  chainUpdated(event: ChainEvent): Promise<ChainUpdateOutcome> {
     return this.exclusive(async () => {
       this.freshen();
       if (!this.ingesting) await this.startResumesNow();
-      await this.matchEvent(event);
+      return this.matchEvent(event);
     });
   }
 
@@ -147,17 +147,20 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
     for (const hook of this.resuming.values()) for (const listener of this.resumeListeners) listener(hook);
   }
 
-  private async matchEvent(event: ChainEvent): Promise<void> {
+  private async matchEvent(event: ChainEvent): Promise<ChainUpdateOutcome> {
     await this.load();
     const shares = await this.share(event);
     const now = this.clock.now();
     const payloads: OutgoingPayload[] = [];
+    let hooksMatched = 0;
     for (const share of shares.values()) {
+      if (share.apply.length > 0) hooksMatched++;
       if (share.apply.length === 0 && share.rollback.length === 0) continue;
       payloads.push(this.payloadFor(share, event, now));
     }
     if (payloads.length > 0) await this.deliveries.enqueue(payloads);
     await this.count(shares, new Set(payloads.map((p) => p.hook_uuid)), event, now);
+    return { hooksMatched, payloadsQueued: payloads.length };
   }
 
   private async share(event: ChainEvent): Promise<Map<string, HookShare>> {

@@ -14,6 +14,7 @@ import type { Logger } from '../ports/logger.js';
 import type { SendResult, WebhookSender } from '../ports/webhook-sender.js';
 import type { DeliverySettings, ServiceSettings } from '../settings.js';
 import type { AttemptRecorder } from './attempt-recorder.js';
+import { logAttempt, type AttemptReport } from './attempt-report.js';
 import type { HookChangeListener } from './hook-registry.js';
 
 /** What a batch of attempts sends with, read once for the batch: hooks by uuid, secrets by owner. */
@@ -34,6 +35,8 @@ export type AttemptContext = {
   circuits: OriginCircuits;
   tally: DeliveryCounters;
   listeners: readonly HookChangeListener[];
+  /** Told of every attempt sent (for metrics). */
+  attemptListeners: readonly ((report: AttemptReport) => void)[];
 };
 
 /**
@@ -107,10 +110,25 @@ export class WebhookAttempts {
     };
     const step = nextStep(result, attempts + 1, ctx.settings.retryScheduleMs, ctx.random);
     const id = payload.id;
+    const nextAttemptAt = step.kind === 'retry' ? ctx.clock.now() + step.delayMs : undefined;
+    this.report({
+      hook: payload.hook_uuid,
+      payload: id,
+      kind: payload.kind,
+      attempt: attempts + 1,
+      of: Math.max(ctx.settings.retryScheduleMs.length, attempts + 1),
+      status: result.status,
+      error: attempt.error,
+      timedOut: result.timedOut === true,
+      latencyMs: result.latencyMs,
+      lane,
+      outcome: step.kind === 'delivered' ? 'delivered' : step.kind === 'retry' ? 'retrying' : 'failed',
+      ...(nextAttemptAt !== undefined && { nextAttemptAt }),
+    });
     if (step.kind === 'delivered') {
       await ctx.recorder.record({ id, attempt, outcome: { state: 'delivered' } });
     } else if (step.kind === 'retry') {
-      const outcome = { state: 'pending' as const, next_attempt_at: ctx.clock.now() + step.delayMs };
+      const outcome = { state: 'pending' as const, next_attempt_at: nextAttemptAt! };
       await ctx.recorder.record({ id, attempt, outcome });
     } else {
       // A failed evaluation never interrupts the hook (compat.md section 6). A live one does, before
@@ -118,6 +136,11 @@ export class WebhookAttempts {
       if (payload.kind === 'live') await this.interrupt(payload, step.reason);
       await ctx.recorder.record({ id, attempt, outcome: { state: 'failed', reason: step.reason } });
     }
+  }
+
+  private report(report: AttemptReport): void {
+    logAttempt(this.ctx.logger, report);
+    for (const listener of this.ctx.attemptListeners) listener(report);
   }
 
   private count(lane: Lane, result: SendResult): void {
@@ -164,7 +187,13 @@ export class WebhookAttempts {
       `hook interrupted after payload ${payload.id} failed: ${reason}`,
       payload.id,
     );
-    ctx.logger.error('hook interrupted', { hook: payload.hook_uuid, payload: payload.id, reason });
+    // At warn, like the failed attempts before it: the receiver failed, not the service.
+    ctx.logger.warn('hook interrupted', {
+      hook: payload.hook_uuid,
+      payload: payload.id,
+      first_missed_block_height: heights.length > 0 ? interruption.first_missed_block_height : null,
+      reason,
+    });
   }
 }
 

@@ -18,6 +18,7 @@ import {
 } from '../settings.js';
 import { AttemptRecorder } from './attempt-recorder.js';
 import type { HookChangeListener } from './hook-registry.js';
+import type { AttemptReport } from './attempt-report.js';
 import { WebhookAttempts, originOf, type Targets } from './webhook-attempts.js';
 
 /** A payload taken from the queue, with the read of its batch's targets; `leave` ends its wait for a slot. */
@@ -57,6 +58,7 @@ export class WebhookDispatcher {
   private readonly circuits: OriginCircuits;
   private readonly listeners: HookChangeListener[] = [];
   private readonly settledListeners: (() => void)[] = [];
+  private readonly attemptListeners: ((report: AttemptReport) => void)[] = [];
   private pumping: Promise<void> | undefined;
   private again = false;
   private stopped = false;
@@ -98,12 +100,18 @@ export class WebhookDispatcher {
       circuits: this.circuits,
       tally: this.tally,
       listeners: this.listeners,
+      attemptListeners: this.attemptListeners,
     });
   }
 
   /** Be told when delivery interrupts a hook. */
   onChange(listener: HookChangeListener): void {
     this.listeners.push(listener);
+  }
+
+  /** Be told of every attempt sent: its hook, status, latency and outcome (for metrics). */
+  onAttempt(listener: (report: AttemptReport) => void): void {
+    this.attemptListeners.push(listener);
   }
 
   /** Be told after every attempt settles or starts (the next due or review time may have moved). */
