@@ -2,16 +2,13 @@
 // 1,000 hooks registered, a handful matching; the stand-in node posts blocks to the observer at a
 // steady rate, and each matching webhook's arrival at the receiver is timed from the 200 the node
 // got for its block. The delivery log splits each delivery into stages.
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { readServerConfig } from '../../apps/server/config.js';
-import { startServer } from '../../apps/server/start-server.js';
-import { PinoLogger } from '../../adapters/system/index.js';
 import type { DeliveryRecord } from '../../core/delivery/delivery-record.js';
 import { DELIVERY_QUEUE, type DeliveryQueue } from '../../core/ports/delivery-queue.js';
+import { startBenchServer } from './bench-server.js';
 import type { Receiver, StandInNode } from './deliver-children.js';
 import { matchingDefinition, nonMatchingDefinition, transferBlocks } from './deliver-hooks.js';
 import { monotonicMs } from './deliver-ipc.js';
@@ -73,26 +70,12 @@ export async function measureLatency(options: {
   const blockFile = join(work, 'blocks.ndjson');
   await writeFile(blockFile, blocks.map((b) => JSON.stringify(b)).join('\n') + '\n');
   const errors: string[] = [];
-  const logger = new PinoLogger({
-    sink: (line) => {
-      if (!line.includes('"level":"error"')) return;
-      if (errors.length < 20) process.stderr.write(`stackhooks: ${line}\n`);
-      errors.push(line);
-    },
+  const server = await startBenchServer({
+    dataDir: join(work, 'data'),
+    env: { STACKHOOKS_MAX_HOOKS_PER_OWNER: String(hooks) },
+    errors,
+    printed: 20,
   });
-  // A clean environment, so a developer's STACKHOOKS_* variables (a database URL) stay out of it.
-  const config = readServerConfig({
-    STACKHOOKS_PORT: '0',
-    STACKHOOKS_HOST: '127.0.0.1',
-    STACKHOOKS_OBSERVER_PORT: '0',
-    STACKHOOKS_OBSERVER_HOST: '127.0.0.1',
-    STACKHOOKS_DATA_DIR: join(work, 'data'),
-    STACKHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
-    STACKHOOKS_MAX_HOOKS_PER_OWNER: String(hooks),
-    // A key of our own, so the server does not print a generated one.
-    STACKHOOKS_API_KEY: `bench-${randomBytes(16).toString('hex')}`,
-  });
-  const server = await startServer(config, logger);
   try {
     // Matching hooks spread through the registration order, the rest never match.
     const every = Math.max(1, Math.floor(hooks / matching));

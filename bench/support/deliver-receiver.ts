@@ -5,6 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monotonicMs, serveBenchRequests, type ChildRequest } from './deliver-ipc.js';
+import { heightOf } from './payload-height.js';
 
 /** One recorded arrival: the hook's path, the first applied block's height, when it arrived. */
 export type Arrival = { path: string; height: number; at: number };
@@ -92,15 +93,4 @@ function until(count: number, timeoutMs: number): Promise<Reached> {
     };
     waiters.push(waiter);
   });
-}
-
-function heightOf(body: Buffer): number {
-  try {
-    const payload = JSON.parse(body.toString('utf8')) as {
-      event?: { apply?: { block_identifier?: { index?: number } }[] };
-    };
-    return payload.event?.apply?.[0]?.block_identifier?.index ?? -1;
-  } catch {
-    return -1;
-  }
 }
