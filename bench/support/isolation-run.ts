@@ -56,6 +56,8 @@ export type IsolationRun = {
   duplicates: number;
   /** Observer's 200 → arrival at the receiver, ms, one per healthy (block, hook). */
   latencies: number[];
+  /** Seconds from the first block's 200 to the 200 of the block whose delivery took longest. */
+  worstAtSeconds: number;
   /** The longest wait between two deliveries to one healthy hook, ms, over all of them. */
   maxGapMs: number;
   /** Healthy deliveries a second, from the first block's 200 to the last arrival. */
@@ -124,6 +126,7 @@ export async function runIsolation(options: {
     const ackAt = new Map(acks.map((a) => [a.height, a.ackAt]));
     const seen = new Set<string>();
     const latencies: number[] = [];
+    let worst = { latency: -1, acked: NaN };
     const byHook = new Map<string, number[]>();
     let duplicates = 0;
     for (const arrival of arrivals) {
@@ -134,7 +137,10 @@ export async function runIsolation(options: {
       }
       seen.add(key);
       const acked = ackAt.get(arrival.height);
-      if (acked !== undefined) latencies.push(arrival.at - acked);
+      if (acked !== undefined) {
+        latencies.push(arrival.at - acked);
+        if (arrival.at - acked > worst.latency) worst = { latency: arrival.at - acked, acked };
+      }
       const times = byHook.get(arrival.path) ?? [];
       times.push(arrival.at);
       byHook.set(arrival.path, times);
@@ -155,6 +161,7 @@ export async function runIsolation(options: {
       found: seen.size,
       duplicates,
       latencies,
+      worstAtSeconds: (worst.acked - firstAck) / 1000,
       maxGapMs,
       throughput: seen.size / ((lastArrival - firstAck) / 1000),
       achievedRate: (sent.length - 1) / ((sent.at(-1)! - sent[0]) / 1000),
