@@ -1,5 +1,7 @@
+#!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { ConfigError, nodeRpcOptions, readServerConfig } from '../server/config.js';
+import { SERVER_VERSION } from '../server/version.js';
 import { exampleAccounts, writeExampleChain } from './example-chain.js';
 import { runImport } from './import-command.js';
 import { runKeysCommand } from './keys-command.js';
@@ -37,6 +39,10 @@ async function main(argv: string[]): Promise<number> {
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     console.log(USAGE);
     return command === undefined ? 1 : 0;
+  }
+  if (command === '--version' || command === '-V') {
+    console.log(SERVER_VERSION);
+    return 0;
   }
   if (command === 'serve') {
     process.argv = [process.argv[0], process.argv[1], ...rest];

@@ -10,6 +10,9 @@ export {
   type StackhooksOptions,
 } from '../server/container.js';
 export { startServer, type RunningServer } from '../server/start-server.js';
+export { startObserver, type ObserverListenOptions, type RunningObserver } from '../server/start-observer.js';
+export type { BlockProcessing, BlockProcessingCounters } from '../server/block-processing.js';
+export type { DeliveryLoop } from '../server/delivery-loop.js';
 export { readServerConfig, type ServerConfig } from '../server/config.js';
 
 export type {
@@ -62,4 +65,6 @@ export { LOGGER, type Logger } from '../../core/ports/logger.js';
 export { openLowdbStore, type LowdbStore } from '../../adapters/store-lowdb/index.js';
 export { PinoLogger, silentLogger } from '../../adapters/system/index.js';
 export { NodeRpcInterfaceSource, type NodeRpcOptions } from '../../adapters/node-rpc/index.js';
-export { DatabaseStartError } from '../../adapters/store-postgres/index.js';
+// From its own module, not the adapter's index, so that the published types never reach pg's (which
+// ship in @types/pg, a package consumers should not need).
+export { DatabaseStartError } from '../../adapters/store-postgres/wait-for-database.js';

@@ -43,7 +43,8 @@ import {
 } from './delivery-defaults.js';
 import { dataFolders } from './data-folders.js';
 import { openPostgresAdapters, type PostgresAdapters } from './postgres-adapters.js';
-import type { DatabaseCounters } from '../../adapters/store-postgres/index.js';
+// From its own module, not the adapter's index: the public .d.ts must not reach pg's types.
+import type { DatabaseCounters } from '../../adapters/store-postgres/connection-health.js';
 import { ApiKeys } from '../../core/use-cases/api-keys.js';
 import { ConsumerSecrets } from '../../core/use-cases/consumer-secrets.js';
 import {

@@ -1,13 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../core/ports/logger.js';
-import { createObserverServer, listenObserver } from '../../adapters/ingest-stacks-node/index.js';
 import { PinoLogger } from '../../adapters/system/index.js';
 import { listenAdminSocket } from './admin-socket.js';
-import { startBlockProcessing, type BlockProcessing } from './block-processing.js';
+import type { BlockProcessing } from './block-processing.js';
+import { closeGracefully } from './close-gracefully.js';
 import { nodeRpcOptions, type ServerConfig } from './config.js';
 import { createStackhooks, type Stackhooks } from './container.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
+import { startObserver } from './start-observer.js';
 
 /** A running server: where it listens and how to stop it. */
 export type RunningServer = {
@@ -99,13 +100,16 @@ export async function startServer(
   let observerPort = 0;
   let blockProcessing: BlockProcessing | undefined;
   if (runs('ingest')) {
-    const processing = startBlockProcessing(stackhooks, logger);
-    blockProcessing = processing;
-    const observer = createObserverServer({ log: stackhooks.eventLog, logger, onAppended: processing.wake });
-    observerPort = await listenObserver(observer, config.observerPort, config.observerHost);
+    const observer = await startObserver(stackhooks, {
+      port: config.observerPort,
+      host: config.observerHost,
+      shutdownGraceMs: config.shutdownGraceMs,
+      logger,
+    });
+    blockProcessing = observer.blockProcessing;
+    observerPort = observer.port;
     logger.info('observer listening', { host: config.observerHost, port: observerPort });
-    stops.push(() => closeGracefully(observer, config.shutdownGraceMs));
-    stops.push(processing.stop);
+    stops.push(observer.stop);
   }
 
   return {
@@ -131,14 +135,4 @@ function listen(server: Server, port: number, host: string): Promise<void> {
       resolve();
     });
   });
-}
-
-// close() waits for requests in flight; idle keep-alive sockets are closed at once, and after the
-// grace time whatever still hangs is cut so shutdown always ends.
-async function closeGracefully(server: Server, graceMs: number): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-  await closed;
-  clearTimeout(timer);
 }

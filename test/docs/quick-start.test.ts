@@ -3,7 +3,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { freePort, runCli, spawnServer } from '../support/server-process.js';
+import { CLI_FROM_SOURCE, freePort, runCli, spawnServer } from '../support/server-process.js';
 import { send } from '../support/raw-http.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -31,7 +31,7 @@ describe('the README quick start', function () {
     });
     const receiver = spawn(
       process.execPath,
-      ['bin/stackhooks.js', 'receive', '--port', String(receiverPort)],
+      [...CLI_FROM_SOURCE, 'receive', '--port', String(receiverPort)],
       {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],

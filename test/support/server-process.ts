@@ -72,12 +72,15 @@ export async function spawnServer(env: Record<string, string>, readyLine?: strin
   return { child, baseUrl, output: () => output, exited };
 }
 
+/** Node's arguments that run the `stackhooks` command line from its sources, as the build's bin would. */
+export const CLI_FROM_SOURCE = ['--import', 'tsx', 'apps/cli/main.ts'];
+
 /** Run the `stackhooks` command line to completion. */
 export async function runCli(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, ['bin/stackhooks.js', ...args], {
+  const child = spawn(process.execPath, [...CLI_FROM_SOURCE, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,7 +9,7 @@ import { Cl } from '@stacks/transactions';
 import type { ContractCallArg } from '../../../core/chain/transaction-payload.js';
 import { ChainBuilder, contractCall } from '../../support/block-builder.js';
 import { startFakeNodeRpc } from '../../support/fake-node-rpc.js';
-import { runCli } from '../../support/server-process.js';
+import { CLI_FROM_SOURCE, runCli } from '../../support/server-process.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -59,7 +59,7 @@ describe('stackhooks import', function () {
     const file = join(dir, 'chain.tsv');
     await writeTsv(file, blocks);
     const dataDir = join(dir, 'data');
-    const child = spawn(process.execPath, ['bin/stackhooks.js', 'import', file], {
+    const child = spawn(process.execPath, [...CLI_FROM_SOURCE, 'import', file], {
       cwd: ROOT,
       env: { ...process.env, STACKHOOKS_DATA_DIR: dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],

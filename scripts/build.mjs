@@ -1,0 +1,22 @@
+// `npm run build`: compile the package into dist/ (ESM, .d.ts, source maps) and copy the files tsc
+// does not emit. Plain JavaScript so that it runs wherever the package is built (packed, or
+// installed from git), with nothing but node and the devDependencies.
+import { spawnSync } from 'node:child_process';
+import { cpSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+// A clean build: no output of a deleted source file may linger in the package.
+rmSync('dist', { recursive: true, force: true });
+const tsc = spawnSync(
+  process.execPath,
+  [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+  {
+    stdio: 'inherit',
+  },
+);
+if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+
+// The Postgres schema is SQL read at run time beside the compiled migrate.js.
+cpSync('adapters/store-postgres/migrations', 'dist/adapters/store-postgres/migrations', { recursive: true });
