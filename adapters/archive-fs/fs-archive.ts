@@ -4,7 +4,7 @@ import { headerOfBlock, tryNormalizeBlockHash } from '../../core/chain/block-ide
 import type { NormalizedBlock } from '../../core/chain/block.js';
 import { checkBlockPlacement } from '../../core/chain/block-placement.js';
 import { applyBlockToChain, type ChainRules } from '../../core/chain/canonical-chain.js';
-import { noChainChange } from '../../core/chain/chain-update.js';
+import { alreadyStored } from '../../core/chain/chain-update.js';
 import type { ChainUpdate } from '../../core/chain/chain-update.js';
 import type { BlockStore, ChainState, PutContext, QuarantinedBody } from '../../core/ports/block-store.js';
 import { ArchiveChainView } from './archive-chain-view.js';
@@ -77,7 +77,7 @@ export class FsBlockArchive implements FsArchive {
   put(block: NormalizedBlock, context: PutContext = {}): Promise<ChainUpdate> {
     return this.#serial(async () => {
       const header = headerOfBlock(block);
-      if ((await this.#view.slot(header.hash)) !== undefined) return noChainChange();
+      if ((await this.#view.slot(header.hash)) !== undefined) return alreadyStored();
       // Refused before anything is written, so a rejected block never reaches the log.
       await checkBlockPlacement(this.#view, header);
       const stored: NormalizedBlock = {

@@ -4,7 +4,7 @@ import type { NormalizedBlock } from '../../core/chain/block.js';
 import { checkBlockPlacement } from '../../core/chain/block-placement.js';
 import { applyBlockToChain, type ChainRules } from '../../core/chain/canonical-chain.js';
 import type { ChainGap } from '../../core/chain/chain-gap.js';
-import { noChainChange } from '../../core/chain/chain-update.js';
+import { alreadyStored } from '../../core/chain/chain-update.js';
 import type { ChainUpdate } from '../../core/chain/chain-update.js';
 import type {
   BlockStore,
@@ -63,7 +63,7 @@ export class PgBlockStore implements BlockStore {
       for (let i = 0; i < blocks.length; i++) {
         const header = headers[i];
         if (await view.isStored(header.hash)) {
-          updates.push(noChainChange());
+          updates.push(alreadyStored());
           continue;
         }
         await checkBlockPlacement(view, header);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { NodeBlock } from '../../core/stacks-codec/node-block.js';
+import type { ChainGap } from '../../core/chain/chain-gap.js';
+import type { ReceivedBody } from '../../core/use-cases/archive-blocks.js';
 import type { Network } from '../../core/hooks/definition.js';
 import { readReplayTsv, type ReadProgress } from '../../adapters/ingest-stacks-node/index.js';
 import type { NodeRpcOptions } from '../../adapters/node-rpc/index.js';
@@ -30,6 +31,14 @@ export type ImportSummary = {
   /** Contract calls archived with unnamed arguments (no ABI known), and the contracts they call. */
   unnamedCalls: number;
   unnamedContracts: number;
+  /** Gaps this import opened and closed (filled, or merged into a wider one). */
+  gapsOpened: number;
+  gapsClosed: number;
+  /** Blocks archived with transactions that could not be read, and bodies that were no block at all. */
+  unreadableBlocks: number;
+  quarantinedBodies: number;
+  /** The gaps the archive still has after the import, lowest first. */
+  openGaps: ChainGap[];
 };
 
 /**
@@ -49,7 +58,7 @@ export async function runImport(
 ): Promise<ImportSummary> {
   const path = resolve(file);
   const lock = options.databaseUrl ? undefined : await lockDataDir(options.dataDir);
-  const { archiver, contractAbis, close } = await openBlockArchiver(options);
+  const { archiver, contractAbis, notices, blocks: store, close } = await openBlockArchiver(options);
   const checkpointFile = join(
     options.dataDir,
     'imports',
@@ -71,11 +80,11 @@ export async function runImport(
     );
   // Blocks are archived in batches; the checkpoint only ever names a line whose blocks are stored.
   const batchBlocks = archiver.writesBatches() ? BATCH_BLOCKS : 1;
-  let batch: NodeBlock[] = [];
+  let batch: ReceivedBody[] = [];
   let batchBytes = 0;
   let savedLine = checkpoint.line;
   const flush = async () => {
-    if (batch.length > 0) await archiver.archiveNodeBlocks(batch);
+    if (batch.length > 0) await archiver.archiveBodies(batch);
     batch = [];
     batchBytes = 0;
     // Progress is saved every 1,000 lines: a resumed import redoes at most that (the archive skips it).
@@ -91,7 +100,7 @@ export async function runImport(
         continue;
       }
       if (line.path === '/new_block') {
-        batch.push(JSON.parse(line.body) as NodeBlock);
+        batch.push({ body: line.body, source: { file: path, line: line.line } });
         batchBytes += line.body.length;
         blocks++;
       }
@@ -106,6 +115,7 @@ export async function runImport(
     const archived = (await archiver.archivedBlocks()) - before;
     const seconds = (Date.now() - started) / 1000;
     const { unnamed_calls, unnamed_contracts } = contractAbis.counters;
+    const told = notices.counters;
     return {
       blocks,
       archived,
@@ -114,6 +124,11 @@ export async function runImport(
       resumedFromLine: checkpoint.line,
       unnamedCalls: unnamed_calls,
       unnamedContracts: unnamed_contracts,
+      gapsOpened: told.gapsOpened,
+      gapsClosed: told.gapsClosed,
+      unreadableBlocks: told.unreadableBlocks,
+      quarantinedBodies: told.quarantinedBodies,
+      openGaps: (await store.chainState(0)).gaps,
     };
   } finally {
     await close();
@@ -136,4 +151,24 @@ async function saveCheckpoint(file: string, checkpoint: ImportCheckpoint): Promi
   await mkdir(join(file, '..'), { recursive: true });
   await writeFile(`${file}.tmp`, JSON.stringify(checkpoint));
   await rename(`${file}.tmp`, file);
+}
+
+/** How many gaps an import shows at most; the status route lists them all (within its bound). */
+const GAPS_SHOWN = 5;
+
+/** What an import did to the chain beyond archiving blocks, as lines for the operator (none when nothing). */
+export function chainLines(summary: ImportSummary): string[] {
+  const lines: string[] = [];
+  if (summary.gapsClosed > 0)
+    lines.push(`closed ${summary.gapsClosed} gap(s) in the chain (nothing was delivered for them)`);
+  if (summary.gapsOpened > 0) lines.push(`opened ${summary.gapsOpened} gap(s): the recording skips blocks`);
+  if (summary.unreadableBlocks > 0)
+    lines.push(`${summary.unreadableBlocks} block(s) archived with transactions that could not be read`);
+  if (summary.quarantinedBodies > 0)
+    lines.push(`${summary.quarantinedBodies} body(ies) could not become a block and were quarantined`);
+  for (const gap of summary.openGaps.slice(0, GAPS_SHOWN))
+    lines.push(`the chain still misses heights ${gap.from_height} to ${gap.to_height}`);
+  if (summary.openGaps.length > GAPS_SHOWN)
+    lines.push(`... and ${summary.openGaps.length - GAPS_SHOWN} more gap(s) (see the status route)`);
+  return lines;
 }

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, nodeRpcOptions, readServerConfig } from '../server/config.js';
 import { SERVER_VERSION } from '../server/version.js';
 import { exampleAccounts, writeExampleChain } from './example-chain.js';
-import { runImport } from './import-command.js';
+import { chainLines, runImport } from './import-command.js';
 import { runKeysCommand } from './keys-command.js';
 import { ProgressLine } from './progress-line.js';
 import { runReceiveCommand } from './receive-command.js';
@@ -130,6 +130,7 @@ async function importFile(args: string[]): Promise<number> {
         (config.nodeRpcUrl ? '' : ' (set STACKHOOKS_NODE_RPC_URL or --node-rpc-url to name them)'),
     );
   }
+  for (const line of chainLines(summary)) console.log(line);
   return 0;
 }
 

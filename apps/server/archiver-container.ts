@@ -9,6 +9,7 @@ import { LOGGER, type Logger } from '../../core/ports/logger.js';
 import { TIMER } from '../../core/ports/timer.js';
 import { SERVICE_SETTINGS, type ServiceSettings } from '../../core/settings.js';
 import { BlockArchiver } from '../../core/use-cases/archive-blocks.js';
+import { ChainNotices } from '../../core/use-cases/chain-notices.js';
 import { ContractAbis } from '../../core/use-cases/contract-abis.js';
 import { openFsArchive, openFsContractStore } from '../../adapters/archive-fs/index.js';
 import { NodeRpcInterfaceSource, type NodeRpcOptions } from '../../adapters/node-rpc/index.js';
@@ -29,8 +30,18 @@ export type ArchiverOptions = {
   logger?: Logger;
 };
 
-/** A BlockArchiver over the block and contract stores, its ABI resolution, and the means to close them. */
-export type OpenArchiver = { archiver: BlockArchiver; contractAbis: ContractAbis; close(): Promise<void> };
+/**
+ * A BlockArchiver over the block and contract stores, its ABI resolution, what it told of the chain
+ * (`notices.counters`), the block store (for the chain's state after an import), and the means to
+ * close them.
+ */
+export type OpenArchiver = {
+  archiver: BlockArchiver;
+  contractAbis: ContractAbis;
+  notices: ChainNotices;
+  blocks: BlockStore;
+  close(): Promise<void>;
+};
 
 /**
  * The composition for `stackhooks import`: only the block and contract stores and the archiver,
@@ -64,11 +75,14 @@ export async function openBlockArchiver(options: ArchiverOptions): Promise<OpenA
   const nodeRpc = options.nodeRpc && new NodeRpcInterfaceSource(options.nodeRpc);
   if (nodeRpc) container.bind(CONTRACT_INTERFACE_SOURCE).toConstantValue(nodeRpc);
   container.bind(ContractAbis).toSelf().inSingletonScope();
+  container.bind(ChainNotices).toSelf().inSingletonScope();
   container.bind(BlockArchiver).toSelf().inSingletonScope();
   const contractAbis = container.get(ContractAbis);
   return {
     archiver: container.get(BlockArchiver),
     contractAbis,
+    notices: container.get(ChainNotices),
+    blocks,
     async close() {
       await contractAbis.idle();
       nodeRpc?.close();

@@ -57,6 +57,7 @@ import { HookRegistry } from '../../core/use-cases/hook-registry.js';
 import { HookCatchUp } from '../../core/use-cases/hook-catch-up.js';
 import { LiveMatching } from '../../core/use-cases/live-matching.js';
 import { BlockArchiver } from '../../core/use-cases/archive-blocks.js';
+import { ChainNotices, type ChainCounters } from '../../core/use-cases/chain-notices.js';
 import { BlockIngest } from '../../core/use-cases/ingest-blocks.js';
 import { ContractAbis } from '../../core/use-cases/contract-abis.js';
 import { openFsArchive, openFsContractStore } from '../../adapters/archive-fs/index.js';
@@ -134,6 +135,8 @@ export type Stackhooks = {
   conditions: ServiceConditions;
   /** Where call arguments get their names and types; `counters` for metrics. */
   contractAbis: ContractAbis;
+  /** What blocks in did to the chain since start (gaps, orphans, unreadable and quarantined bodies), for metrics. */
+  chain: { readonly counters: Readonly<ChainCounters> };
   /** On Postgres: whether the database answers, and counters of lost connections and outages (for metrics). */
   database: { readonly reachable: boolean; readonly counters: Readonly<DatabaseCounters> } | undefined;
   /** Start sending queued webhooks (the server does; an embedding caller may, or may take payloads itself). */
@@ -271,6 +274,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   container.bind(ApiKeys).toSelf().inSingletonScope();
   container.bind(ConsumerSecrets).toSelf().inSingletonScope();
   container.bind(HookEvaluations).toSelf().inSingletonScope();
+  container.bind(ChainNotices).toSelf().inSingletonScope();
   container.bind(BlockArchiver).toSelf().inSingletonScope();
   container.bind(BlockIngest).toSelf().inSingletonScope();
 
@@ -346,6 +350,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     deliveryLog,
     conditions,
     contractAbis,
+    chain: container.get(ChainNotices),
     database: postgres?.db.health,
     startDelivery,
     async takeIngestLock(lockOptions) {

@@ -12,6 +12,8 @@ export type ChainUpdate = {
   rollback: BlockHeader[];
   apply: BlockHeader[];
   notes?: ChainNote[];
+  /** Set by a store that already held the block: nothing was stored (absent otherwise). */
+  duplicate?: true;
 };
 
 /** Something the chain model did besides moving the canonical chain, for logs and counters. */
@@ -26,6 +28,11 @@ export type ChainNote =
 /** The update of a block that changed nothing: a duplicate, or an orphan held until its parent arrives. */
 export function noChainChange(): ChainUpdate {
   return { rollback: [], apply: [] };
+}
+
+/** The update of a block a store already holds: nothing stored, nothing changed. */
+export function alreadyStored(): ChainUpdate {
+  return { rollback: [], apply: [], duplicate: true };
 }
 
 /** True when the update neither rolls back nor applies a block. */

@@ -190,9 +190,3 @@ export type NodeNftEvent = {
   sender?: string;
   recipient?: string;
 };
-
-/** Thrown when a node block cannot be normalized; says which block and transaction. */
-export class InvalidNodeBlockError extends Error {
-  readonly code = 'INVALID_NODE_BLOCK';
-  override name = 'InvalidNodeBlockError';
-}

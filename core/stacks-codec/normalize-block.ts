@@ -3,6 +3,7 @@ import type {
   NormalizedBlock,
   NormalizedBlockMetadata,
   NormalizedTransaction,
+  UnreadableTransaction,
 } from '../chain/block.js';
 import type { TransactionPayload } from '../chain/transaction-payload.js';
 import { decodeBurnchainTransaction } from './burnchain-operation.js';
@@ -11,7 +12,6 @@ import type { AbiLookup, ContractAbi } from '../chain/contract-abi.js';
 import { decodeTransaction, type DecodedTransaction } from './decode-transaction.js';
 import { bootAddress, type ChainNetwork } from './network.js';
 import {
-  InvalidNodeBlockError,
   type NodeBlock,
   type NodeEvent,
   type NodeExecutionCost,
@@ -55,28 +55,29 @@ const NO_MICROBLOCK = /^(0x)?0*$/;
  * node's txids kept), its events and operations built, everything any payload option shows kept.
  * Contracts deployed earlier in the block are visible to the later transactions' argument naming.
  * The result is a function of the block and the context alone (an address memo in the context only
- * saves work, and is added to); throws InvalidNodeBlockError naming the transaction it could not read.
+ * saves work, and is added to). A transaction that cannot be read (or a transaction list that is no
+ * list) does not stop the block: it is kept in `unreadable_transactions` as the node sent it, with
+ * the reason and its events, and the rest of the block is normalized as usual.
  */
 export function normalizeBlock(nodeBlock: NodeBlock, context: NormalizeContext): NormalizedBlockResult {
   const cache = createReprCache(context.addresses);
   const boot = bootAddress(context.network);
-  const eventsByTx = groupEvents(nodeBlock.events);
+  const unreadable: UnreadableTransaction[] = [];
+  const nodeTransactions = readList(nodeBlock, 'transactions', unreadable);
+  const eventsByTx = groupEvents(readList(nodeBlock, 'events', unreadable), unreadable);
   const deployed = new Map<string, ContractAbi>();
   const lookupAbi: AbiLookup = (id) => deployed.get(id) ?? context.lookupAbi(id);
   const contracts: DeployedContract[] = [];
   const transactions: NormalizedTransaction[] = [];
 
-  for (const tx of nodeBlock.transactions) {
-    const nodeEvents = eventsByTx.get(tx.txid) ?? [];
+  for (const tx of nodeTransactions) {
+    const nodeEvents = eventsByTx.get(tx?.txid) ?? [];
     let normalized: NormalizedTransaction;
     try {
       normalized = normalizeTransaction(tx, nodeEvents, context.network, boot, cache, lookupAbi);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new InvalidNodeBlockError(
-        `block ${nodeBlock.index_block_hash}: transaction ${tx.txid} (index ${tx.tx_index}): ${reason}`,
-        { cause: error },
-      );
+      unreadable.push(unreadableTransaction(tx, nodeEvents, error));
+      continue;
     }
     transactions.push(normalized);
     const payload = normalized.payload;
@@ -91,15 +92,52 @@ export function normalizeBlock(nodeBlock: NodeBlock, context: NormalizeContext):
     }
   }
 
+  const block: NormalizedBlock = {
+    block_identifier: { index: nodeBlock.block_height, hash: nodeBlock.index_block_hash },
+    parent_block_identifier: { index: parentHeight(nodeBlock), hash: nodeBlock.parent_index_block_hash },
+    timestamp: nodeBlock.block_time ?? nodeBlock.burn_block_time,
+    transactions,
+    metadata: blockMetadata(nodeBlock, nodeTransactions),
+  };
+  if (unreadable.length > 0) block.unreadable_transactions = unreadable;
+  return { block, contracts };
+}
+
+/**
+ * The list the node sent under `field`; anything else is noted as unreadable (with the whole
+ * block's events when it is the transaction list, so none of them is lost) and read as empty.
+ */
+function readList<F extends 'transactions' | 'events'>(
+  nodeBlock: NodeBlock,
+  field: F,
+  unreadable: UnreadableTransaction[],
+): NodeBlock[F] {
+  const value: unknown = nodeBlock[field];
+  if (Array.isArray(value)) return value as NodeBlock[F];
+  const events = field === 'transactions' && Array.isArray(nodeBlock.events) ? nodeBlock.events : [];
+  unreadable.push({
+    txid: null,
+    tx_index: null,
+    raw_tx: null,
+    reason: `${field} must be a list, not ${value === null ? 'null' : typeof value}`,
+    events,
+  });
+  return [];
+}
+
+/** A transaction that could not be decoded, as the node sent it, with why. */
+function unreadableTransaction(
+  tx: NodeTransaction | null | undefined,
+  events: readonly NodeEvent[],
+  error: unknown,
+): UnreadableTransaction {
+  const reason = error instanceof Error ? error.message : String(error);
   return {
-    block: {
-      block_identifier: { index: nodeBlock.block_height, hash: nodeBlock.index_block_hash },
-      parent_block_identifier: { index: parentHeight(nodeBlock), hash: nodeBlock.parent_index_block_hash },
-      timestamp: nodeBlock.block_time ?? nodeBlock.burn_block_time,
-      transactions,
-      metadata: blockMetadata(nodeBlock),
-    },
-    contracts,
+    txid: typeof tx?.txid === 'string' ? tx.txid : null,
+    tx_index: typeof tx?.tx_index === 'number' ? tx.tx_index : null,
+    raw_tx: typeof tx?.raw_tx === 'string' ? tx.raw_tx : null,
+    reason: reason === '' ? 'could not be decoded' : reason,
+    events: [...events],
   };
 }
 
@@ -156,11 +194,27 @@ function deployedAbi(tx: NodeTransaction, payload: TransactionPayload): Contract
   return abi && typeof abi === 'object' ? (abi as ContractAbi) : null;
 }
 
-/** Events by txid, each list in `event_index` order (the node sends them so; a stray one is re-sorted). */
-function groupEvents(events: readonly NodeEvent[]): Map<string, NodeEvent[]> {
+/**
+ * Events by txid, each list in `event_index` order (the node sends them so; a stray one is
+ * re-sorted). An entry that is no event object is noted as unreadable rather than dropped.
+ */
+function groupEvents(
+  events: readonly NodeEvent[],
+  unreadable: UnreadableTransaction[],
+): Map<string, NodeEvent[]> {
   const byTx = new Map<string, NodeEvent[]>();
   let ordered = true;
   for (const event of events) {
+    if (event === null || typeof event !== 'object') {
+      unreadable.push({
+        txid: null,
+        tx_index: null,
+        raw_tx: null,
+        reason: 'an event is not an object',
+        events: [event],
+      });
+      continue;
+    }
     const list = byTx.get(event.txid);
     if (list) {
       if (list[list.length - 1].event_index > event.event_index) ordered = false;
@@ -178,21 +232,21 @@ function parentHeight(block: NodeBlock): number {
   return block.block_height === 0 ? 0 : block.block_height - 1;
 }
 
-function blockMetadata(block: NodeBlock): NormalizedBlockMetadata {
+function blockMetadata(block: NodeBlock, transactions: readonly NodeTransaction[]): NormalizedBlockMetadata {
   const parentMicroblock =
     block.parent_microblock && !NO_MICROBLOCK.test(block.parent_microblock)
       ? { index: block.parent_microblock_sequence ?? 0, hash: block.parent_microblock }
       : null;
   let size = 0;
-  for (const tx of block.transactions) size += (tx.raw_tx.length - 2) / 2;
+  for (const tx of transactions) if (typeof tx?.raw_tx === 'string') size += (tx.raw_tx.length - 2) / 2;
   return {
     burn_block_identifier: { index: block.burn_block_height, hash: block.burn_block_hash },
     burn_block_timestamp: block.burn_block_time,
     parent_microblock_identifier: parentMicroblock,
     tenure_height: block.tenure_height ?? block.block_height,
-    execution_cost: block.anchored_cost ? copyCost(block.anchored_cost) : anchoredCost(block.transactions),
+    execution_cost: block.anchored_cost ? copyCost(block.anchored_cost) : anchoredCost(transactions),
     tx_total_size: size,
-    tx_count: block.transactions.length,
+    tx_count: transactions.length,
     signatures: {
       signer_bitvec: block.signer_bitvec ?? null,
       signer_signatures: block.signer_signature ?? null,
@@ -204,7 +258,7 @@ function blockMetadata(block: NodeBlock): NormalizedBlockMetadata {
 function anchoredCost(transactions: readonly NodeTransaction[]): ExecutionCost {
   const total = { read_count: 0, read_length: 0, runtime: 0, write_count: 0, write_length: 0 };
   for (const tx of transactions) {
-    if (tx.microblock_hash || !tx.execution_cost) continue;
+    if (!tx || tx.microblock_hash || !tx.execution_cost) continue;
     total.read_count += tx.execution_cost.read_count;
     total.read_length += tx.execution_cost.read_length;
     total.runtime += tx.execution_cost.runtime;

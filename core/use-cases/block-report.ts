@@ -25,7 +25,7 @@ export type BlockReport = {
   update: ChainUpdate;
 };
 
-/** A body the node posted that could not be processed as a block; it was skipped. */
+/** A body the node posted that could not become a block; it was quarantined with `error` as the reason. */
 export type UnreadableBlockReport = {
   kind: 'unreadable';
   eventId: number;

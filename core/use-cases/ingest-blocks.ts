@@ -2,7 +2,6 @@ import { inject, injectable } from 'inversify';
 import type { NormalizedBlock } from '../chain/block.js';
 import type { BlockHeader } from '../chain/block-header.js';
 import type { NodeBlock } from '../stacks-codec/node-block.js';
-import { StackhooksError } from '../hooks/errors.js';
 import { BLOCK_STORE, type BlockStore } from '../ports/block-store.js';
 import {
   CHAIN_UPDATE_SINK,
@@ -93,18 +92,28 @@ export class BlockIngest {
     return this.blocks.count();
   }
 
-  /** Normalize, archive and publish one node block; a block already archived changes nothing. */
+  /**
+   * Check, normalize, archive and publish one node block; a block already archived changes nothing.
+   * A body that can never become a block is refused with a validation error (the event log's entries
+   * are quarantined instead, so processing goes on).
+   */
   async ingestNodeBlock(nodeBlock: NodeBlock, eventId = 0, publish = true): Promise<IngestResult> {
-    const { block, update } = await this.archiver.archiveNodeBlock(nodeBlock);
-    if (publish && (update.apply.length > 0 || update.rollback.length > 0)) {
-      const outcome = await this.sink.chainUpdated({
-        eventId,
-        rollback: await this.load(update.rollback),
-        apply: await this.load(update.apply, block),
-      });
-      return { block, update, ...(outcome && { outcome }) };
-    }
-    return { block, update };
+    const archived = await this.archiver.archiveNodeBlock(nodeBlock, { event_id: eventId });
+    if (!publish) return archived;
+    const outcome = await this.publish(archived, eventId);
+    return { ...archived, ...(outcome && { outcome }) };
+  }
+
+  private async publish(
+    { block, update }: ArchivedBlock,
+    eventId: number,
+  ): Promise<ChainUpdateOutcome | void> {
+    if (update.apply.length === 0 && update.rollback.length === 0) return;
+    return this.sink.chainUpdated({
+      eventId,
+      rollback: await this.load(update.rollback),
+      apply: await this.load(update.apply, block),
+    });
   }
 
   private async drain(): Promise<void> {
@@ -180,26 +189,31 @@ export class BlockIngest {
     await this.sink.chainUpdated({ eventId: next.id, rollback, apply });
   }
 
+  // A body that cannot become a block is quarantined by the archiver with its reason and entry id,
+  // so one bad body cannot stall the chain; a store that cannot be reached stops processing here
+  // (the error is thrown), and the entry is processed again on the next wake.
   private async processBlockEntry(entry: RawEvent): Promise<void> {
     const started = this.clock.now();
+    const body = await this.archiver.archiveBody({
+      body: entry.body,
+      source: { event_id: entry.id },
+      receivedAt: entry.received_at,
+    });
     let report: BlockEntryReport;
-    try {
-      const { block, update, outcome } = await this.ingestNodeBlock(
-        JSON.parse(entry.body) as NodeBlock,
-        entry.id,
-      );
+    if (body.archived) {
+      const { block, update } = body.archived;
+      const outcome = await this.publish(body.archived, entry.id);
       report = blockReport(entry, block, update, outcome, this.clock.now() - started);
       logBlockReport(this.logger, report);
-    } catch (err) {
-      // A store that cannot take the block now is not the block's fault: stop, and retry it later.
-      if (err instanceof StackhooksError && err.code === 'unavailable') throw err;
-      // A block we cannot read is logged loudly with its entry id and skipped, so one bad body
-      // cannot stall the chain; the raw body stays in the log for a fix and a replay.
-      const error = err instanceof Error ? err.message : String(err);
-      this.logger.error('could not ingest block', { event_id: entry.id, error });
-      report = { kind: 'unreadable', eventId: entry.id, receivedAt: entry.received_at, error };
+    } else {
+      report = {
+        kind: 'unreadable',
+        eventId: entry.id,
+        receivedAt: entry.received_at,
+        error: body.quarantined,
+      };
     }
-    // The node posted a block: it counts for readiness even when it could not be read.
+    // The node posted a block: it counts for readiness even when it could not become one.
     this.lastBlock = { id: entry.id, received_at: entry.received_at };
     for (const listener of this.listeners) listener(report);
   }

@@ -86,7 +86,7 @@ export function blockStoreContract(name: string, open: () => Promise<BlockStoreS
 
     it('treats a second put of the same block as a no-op', async () => {
       const [a] = await putChain(chain, 1);
-      expect(await store.put(blockOf(a))).to.deep.equal({ rollback: [], apply: [] });
+      expect(await store.put(blockOf(a))).to.deep.equal({ rollback: [], apply: [], duplicate: true });
       expect(await store.count()).to.equal(1);
     });
 

@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import type { BlockHeader } from '../../core/chain/block-header.js';
 import type { NormalizedBlock } from '../../core/chain/block.js';
+import { deriveIndexBlockHash } from '../../core/stacks-codec/index-block-hash.js';
 import type { NodeBlock as ObservedBlock, NodeEvent } from '../../core/stacks-codec/node-block.js';
 import { zeroCost } from './block-builder-events.js';
 import type { BuiltTransaction, NodeTransaction } from './block-builder-transactions.js';
@@ -153,10 +154,14 @@ export class ChainBuilder {
         } as NodeEvent);
       }
     }
+    const blockHash = hashOf(label, 'block', n);
+    // The node's id of a block is derived from its hash and its sortition's consensus hash.
+    const consensusHash = hashOf(label, 'consensus', n).slice(0, 42);
     const block: NodeBlock = {
-      block_hash: hashOf(label, 'block', n),
+      block_hash: blockHash,
       block_height: (parent?.block_height ?? this.#root.height) + 1,
-      index_block_hash: hashOf(label, 'index', n),
+      index_block_hash: deriveIndexBlockHash(blockHash, consensusHash),
+      consensus_hash: consensusHash,
       parent_block_hash: parent?.block_hash ?? hashOf(label, 'root-block', 0),
       parent_index_block_hash: parent?.index_block_hash ?? this.#root.hash,
       burn_block_hash: hashOf(label, 'burn', n),

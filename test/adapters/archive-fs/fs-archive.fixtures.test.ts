@@ -82,7 +82,8 @@ describeWithRecording(STACKERDB, 'fs archive fed the stackerdb recording', () =>
   it('treats every re-sent block as a no-op', () => {
     const duplicates = updates.filter((entry) => entry.duplicate);
     expect(duplicates).to.have.length(295);
-    for (const { update } of duplicates) expect(update).to.deep.equal({ rollback: [], apply: [] });
+    for (const { update } of duplicates)
+      expect(update).to.deep.equal({ rollback: [], apply: [], duplicate: true });
   });
 
   it('ends with the whole chain from 0 to 505 canonical, late blocks connected', async () => {

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { openFsArchive } from '../../../adapters/archive-fs/index.js';
 import { applyBlockToChain } from '../../../core/chain/canonical-chain.js';
-import { noChainChange } from '../../../core/chain/chain-update.js';
+import { alreadyStored } from '../../../core/chain/chain-update.js';
 import { MemoryChainView } from '../../../core/chain/memory-chain-view.js';
 import { minimalNormalizedBlock } from '../../support/block-builder.js';
 import { streams } from '../../support/chain-streams.js';
@@ -38,7 +38,7 @@ describe('the fs archive over random streams with gaps and poison', () => {
             }
             const { header } = stream[i];
             const expected = stored.has(header.hash)
-              ? noChainChange()
+              ? alreadyStored()
               : await outcome(() => applyBlockToChain(view, header, { ...ORPHANS, at: 7 }));
             if (!(expected as { refused?: string }).refused) stored.add(header.hash);
             const actual = await outcome(() =>

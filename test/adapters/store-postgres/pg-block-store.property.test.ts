@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { PgBlockStore } from '../../../adapters/store-postgres/pg-block-store.js';
 import type { ChainUpdate } from '../../../core/chain/chain-update.js';
 import { applyBlockToChain } from '../../../core/chain/canonical-chain.js';
-import { noChainChange } from '../../../core/chain/chain-update.js';
+import { alreadyStored } from '../../../core/chain/chain-update.js';
 import { MemoryChainView } from '../../../core/chain/memory-chain-view.js';
 import { minimalNormalizedBlock } from '../../support/block-builder.js';
 import { streams } from '../../support/chain-streams.js';
@@ -30,7 +30,7 @@ if (!(await postgresAvailable())) {
             const expected: (ChainUpdate | 'refused')[] = [];
             for (const { header } of stream) {
               if (stored.has(header.hash)) {
-                expected.push(noChainChange());
+                expected.push(alreadyStored());
                 continue;
               }
               try {

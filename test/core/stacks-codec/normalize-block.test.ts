@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Cl, deserializeTransaction, serializeCV } from '@stacks/transactions';
 import type { ContractAbi } from '../../../core/chain/contract-abi.js';
-import { InvalidNodeBlockError, type NodeBlock } from '../../../core/stacks-codec/node-block.js';
+import type { NodeBlock } from '../../../core/stacks-codec/node-block.js';
 import { normalizeBlock, type NormalizeContext } from '../../../core/stacks-codec/normalize-block.js';
 import {
   ChainBuilder,
@@ -192,17 +192,51 @@ describe('normalizeBlock', () => {
       expect(tx.operations.map((op) => op.type)).to.deep.equal(['token_transfer', 'token_transfer']);
     });
 
-    it('names the failing transaction when a raw transaction cannot be read', () => {
-      const built = new ChainBuilder().next();
-      const block = asNode(built, {
-        transactions: [
-          { txid: '0xbad', tx_index: 0, raw_tx: '0x0102', status: 'success', raw_result: '0x0703' },
-        ],
+    it('keeps a transaction it cannot read with the reason and its events, and reads the others', async () => {
+      const good = await stxTransfer({ recipient: BOB, amount: 7n });
+      const bad = await stxTransfer({ recipient: BOB, amount: 8n, nonce: 1 });
+      const later = await stxTransfer({ recipient: BOB, amount: 9n, nonce: 2 });
+      const built = new ChainBuilder().next({ transactions: [good, bad, later] });
+      built.transactions[1] = { ...built.transactions[1], raw_tx: '0xdeadbeef' };
+      const { block } = normalizeBlock(asNode(built), none);
+      expect(block.transactions.map((tx) => tx.transaction_identifier.hash)).to.deep.equal([
+        good.transaction.txid,
+        later.transaction.txid,
+      ]);
+      expect(block.unreadable_transactions).to.have.length(1);
+      const [unreadable] = block.unreadable_transactions!;
+      expect(unreadable).to.deep.include({ txid: bad.transaction.txid, tx_index: 1, raw_tx: '0xdeadbeef' });
+      expect(unreadable.reason).to.be.a('string').and.not.equal('');
+      expect(unreadable.events).to.deep.equal(built.events.filter((e) => e.txid === bad.transaction.txid));
+      expect(block.metadata.tx_count).to.equal(3);
+    });
+
+    it('keeps a block whose transaction list is null, with every event of the block as given', async () => {
+      const built = new ChainBuilder().next({
+        transactions: [await stxTransfer({ recipient: BOB, amount: 1n })],
       });
-      expect(() => normalizeBlock(block, none)).to.throw(
-        InvalidNodeBlockError,
-        /transaction 0xbad \(index 0\)/,
-      );
+      const { block } = normalizeBlock(asNode(built, { transactions: null as never }), none);
+      expect(block.transactions).to.deep.equal([]);
+      expect(block.unreadable_transactions).to.deep.equal([
+        {
+          txid: null,
+          tx_index: null,
+          raw_tx: null,
+          reason: 'transactions must be a list, not null',
+          events: built.events,
+        },
+      ]);
+      expect(block.block_identifier).to.deep.equal({
+        index: built.block_height,
+        hash: built.index_block_hash,
+      });
+    });
+
+    it('leaves out unreadable_transactions when every transaction was read', async () => {
+      const built = new ChainBuilder().next({
+        transactions: [await stxTransfer({ recipient: BOB, amount: 1n })],
+      });
+      expect(normalizeBlock(asNode(built), none).block).to.not.have.property('unreadable_transactions');
     });
   });
 

@@ -4,6 +4,7 @@ import { Cl, serializeCV } from '@stacks/transactions';
 import { expect } from 'chai';
 import type { ContractAbi } from '../../../core/chain/contract-abi.js';
 import type { NodeBlock } from '../../../core/stacks-codec/node-block.js';
+import type { ReceivedBody } from '../../../core/use-cases/archive-blocks.js';
 import { openBlockArchiver, type OpenArchiver } from '../../../apps/server/archiver-container.js';
 import { openFsArchive } from '../../../adapters/archive-fs/index.js';
 import {
@@ -16,6 +17,12 @@ import {
 import { makeTempDir } from '../../support/temp-dir.js';
 
 const ALICE = addressOf(TEST_KEYS.alice);
+
+/** A body as an import reads it from line `line` of a recording. */
+const received = (block: object, line: number): ReceivedBody => ({
+  body: JSON.stringify(block),
+  source: { file: 'chain.tsv', line },
+});
 const counterAbi: ContractAbi = {
   functions: [
     { name: 'add', access: 'public', args: [{ name: 'amount', type: 'uint128' }], outputs: { type: 'bool' } },
@@ -40,7 +47,7 @@ describe('BlockArchiver', function () {
     const chain = new ChainBuilder();
     const deploy = await contractDeploy({ contractName: 'counter', codeBody: '(begin)', abi: counterAbi });
     const first = await open();
-    await first.archiver.archiveNodeBlocks([chain.next({ transactions: [deploy] }) as unknown as NodeBlock]);
+    await first.archiver.archiveBodies([received(chain.next({ transactions: [deploy] }), 1)]);
     await first.close();
     opened = undefined;
 
@@ -64,9 +71,9 @@ describe('BlockArchiver', function () {
     const chain = new ChainBuilder();
     const blocks = [chain.next(), chain.next(), chain.next()] as unknown as NodeBlock[];
     const { archiver, close } = await open();
-    await archiver.archiveNodeBlocks(blocks);
+    await archiver.archiveBodies(blocks.map((block, i) => received(block, i + 1)));
     const again = await archiver.archiveNodeBlock(blocks[1]);
-    expect(again.update).to.deep.equal({ rollback: [], apply: [] });
+    expect(again.update).to.deep.equal({ rollback: [], apply: [], duplicate: true });
     expect(await archiver.archivedBlocks()).to.equal(3);
     await close();
     opened = undefined;
