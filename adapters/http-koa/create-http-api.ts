@@ -3,6 +3,7 @@ import Koa, { type Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { StackhooksError } from '../../core/hooks/errors.js';
 import type { ServiceCondition } from '../../core/health/service-conditions.js';
+import type { QuarantineEntry } from '../../core/ports/block-store.js';
 import type { Logger } from '../../core/ports/logger.js';
 import type { ApiKeys } from '../../core/use-cases/api-keys.js';
 import { openApiDocument } from '../../spec/index.js';
@@ -41,7 +42,36 @@ export type ChainStatus = {
     processed_entry: number;
     entries_behind: number;
   };
+  /** The chain's health: when the last block came, open gaps, held orphans, unreadable and quarantined bodies. */
+  chain?: ChainHealthStatus;
   conditions: ServiceCondition[];
+};
+
+/** Heights missing from the canonical chain, as the status route shows them. */
+export type GapStatus = {
+  from_height: number;
+  to_height: number;
+  missing: number;
+  /** The canonical block just above the gap, whose parent is missing. */
+  above: { block_height: number; index_block_hash: string };
+  /** The block whose arrival opened the gap. */
+  opened_by: string;
+  /** ms since the epoch. */
+  opened_at: number;
+};
+
+/** What the status route tells of the chain's health. */
+export type ChainHealthStatus = {
+  /** When the last new block was stored (ms since the epoch), or null. */
+  last_block_received_at: number | null;
+  /** How many gaps are open, and the lowest of them (a bounded list). */
+  open_gaps: number;
+  gaps: GapStatus[];
+  held_orphans: number;
+  unreadable_blocks: number;
+  /** How many bodies are quarantined, and the latest of them (newest first, without their bodies). */
+  quarantined_bodies: number;
+  recent_quarantined: QuarantineEntry[];
 };
 
 /** The hook API as a Koa app (to listen on) and its router (to mount in another Koa app). */

@@ -13,3 +13,4 @@ export { PgBodyGoneError } from './outbox-body-gone-error.js';
 export { isConnectionFailure, asStoreFailure } from './connection-failure.js';
 export { ConnectionHealth, type DatabaseHealthEvent, type DatabaseCounters } from './connection-health.js';
 export { DatabaseStartError, databaseAddress, type DatabaseWait } from './wait-for-database.js';
+export { recordStoreNetwork } from './store-network.js';

@@ -8,6 +8,7 @@ import { readReplayTsv, type ReadProgress } from '../../adapters/ingest-stacks-n
 import type { NodeRpcOptions } from '../../adapters/node-rpc/index.js';
 import { openBlockArchiver } from '../server/archiver-container.js';
 import { lockDataDir } from '../server/data-dir-lock.js';
+import { checkRecordingNetwork } from './recording-network.js';
 import type { ProgressLine } from './progress-line.js';
 import { megabytes } from './progress-line.js';
 
@@ -57,8 +58,14 @@ export async function runImport(
   },
 ): Promise<ImportSummary> {
   const path = resolve(file);
+  // Refused before the store is opened: a recording of another network never reaches it.
+  await checkRecordingNetwork(path, options.network);
   const lock = options.databaseUrl ? undefined : await lockDataDir(options.dataDir);
-  const { archiver, contractAbis, notices, blocks: store, close } = await openBlockArchiver(options);
+  const opened = await openBlockArchiver(options).catch(async (err: unknown) => {
+    await lock?.release();
+    throw err;
+  });
+  const { archiver, contractAbis, notices, blocks: store, close } = opened;
   const checkpointFile = join(
     options.dataDir,
     'imports',

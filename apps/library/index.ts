@@ -14,6 +14,7 @@ export { startObserver, type ObserverListenOptions, type RunningObserver } from 
 export type { BlockProcessing, BlockProcessingCounters } from '../server/block-processing.js';
 export type { DeliveryLoop } from '../server/delivery-loop.js';
 export { readServerConfig, type ServerConfig } from '../server/config.js';
+export { StoreNetworkError } from '../server/store-network.js';
 
 export type {
   EventFilter,
@@ -33,6 +34,7 @@ export {
 } from '../../core/use-cases/hook-registry.js';
 export { ApiKeys } from '../../core/use-cases/api-keys.js';
 export { ContractAbis, type ContractAbiCounters } from '../../core/use-cases/contract-abis.js';
+export { ChainNotices, type ChainCounters } from '../../core/use-cases/chain-notices.js';
 export { ConsumerSecrets } from '../../core/use-cases/consumer-secrets.js';
 export { HookEvaluations, type EvaluationRunner } from '../../core/use-cases/evaluate-hook.js';
 

@@ -16,6 +16,7 @@ import { NodeRpcInterfaceSource, type NodeRpcOptions } from '../../adapters/node
 import { SystemClock, SystemTimer, silentLogger } from '../../adapters/system/index.js';
 import { dataFolders } from './data-folders.js';
 import { openPostgresAdapters } from './postgres-adapters.js';
+import { claimDataFolderNetwork } from './store-network.js';
 
 /**
  * Where an archive-only process keeps its blocks (the embedded archive under `dataDir`, or
@@ -54,10 +55,14 @@ export async function openBlockArchiver(options: ArchiverOptions): Promise<OpenA
   let contracts: ContractStore;
   let close: () => Promise<void>;
   if (options.databaseUrl) {
-    const postgres = await openPostgresAdapters(options.databaseUrl, { leaseMs: 60_000 });
+    const postgres = await openPostgresAdapters(options.databaseUrl, {
+      leaseMs: 60_000,
+      network: options.network,
+    });
     ({ blocks, contracts } = postgres);
     close = () => postgres.close();
   } else {
+    await claimDataFolderNetwork(options.dataDir, options.network, Date.now());
     const folders = dataFolders(options.dataDir);
     const archive = await openFsArchive(folders.archive);
     blocks = archive;

@@ -68,6 +68,8 @@ import { createAjvInputValidator } from '../../adapters/contract-ajv/index.js';
 import { createHttpApi, routeApi, type ApiState } from '../../adapters/http-koa/index.js';
 import { openLowdbStore } from '../../adapters/store-lowdb/index.js';
 import { CryptoIdSource, PinoLogger, SystemClock, SystemTimer } from '../../adapters/system/index.js';
+import { readChainStatus } from './chain-status.js';
+import { claimDataFolderNetwork } from './store-network.js';
 import { SERVER_VERSION } from './version.js';
 
 /** Every adapter the service runs on; a caller may replace any of them. */
@@ -180,9 +182,11 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   const logger = given.logger ?? new PinoLogger();
   const clock = given.clock ?? new SystemClock();
   const conditions = new ServiceConditions();
+  const network = options.network ?? 'mainnet';
   let postgres: PostgresAdapters | undefined;
   if (options.databaseUrl) {
     const opened = await openPostgresAdapters(options.databaseUrl, {
+      network,
       leaseMs: delivery.leaseMs,
       waitMs: options.databaseWaitMs ?? 60_000,
       logger,
@@ -191,6 +195,12 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     });
     postgres = opened;
     closers.push(() => opened.close());
+  }
+  // A store kept in the data folder binds the folder to the network (a folder of another is refused).
+  const stores = ['hooks', 'accounts', 'blocks', 'contracts', 'eventLog', 'deliveries'] as const;
+  if (!postgres && stores.some((store) => given[store] === undefined)) {
+    if ((await claimDataFolderNetwork(dataDir, network, clock.now())).recorded)
+      logger.info('the data folder now records the network it serves', { network, data_dir: dataDir });
   }
   let { hooks, accounts, blocks } = {
     hooks: postgres?.hooks,
@@ -223,7 +233,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     closers.push(() => outbox.close());
   }
   const settings: ServiceSettings = {
-    network: options.network ?? 'mainnet',
+    network,
     maxHooksPerOwner: options.maxHooksPerOwner ?? 1000,
     serverVersion: SERVER_VERSION,
   };
@@ -320,19 +330,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     logger,
     serverVersion: settings.serverVersion,
     requestsPerMinute: options.requestsPerMinute ?? 600,
-    async chainStatus() {
-      const [tip, archived, log] = await Promise.all([blocks.tip(), blocks.count(), eventLog.position()]);
-      return {
-        chain_tip: tip ? { block_height: tip.height, index_block_hash: tip.hash } : null,
-        archived_blocks: archived,
-        ingest: {
-          newest_entry: log.newest ?? null,
-          processed_entry: log.processed,
-          entries_behind: Math.max(0, (log.newest?.id ?? 0) - log.processed),
-        },
-        conditions: conditions.list(),
-      };
-    },
+    chainStatus: () => readChainStatus({ blocks, eventLog, conditions }),
   });
   const middleware = routeApi(router) as Stackhooks['middleware'];
 

@@ -1,5 +1,6 @@
 import { DatabaseStartError } from '../../adapters/store-postgres/index.js';
 import { ConfigError, readServerConfig } from './config.js';
+import { StoreNetworkError } from './store-network.js';
 import { startServer } from './start-server.js';
 
 /** `npm start`: run the API on the embedded default until SIGTERM or SIGINT. */
@@ -26,6 +27,8 @@ main().catch((err: unknown) => {
   if (err instanceof DatabaseStartError) {
     const hint = err.waited ? ' (STACKHOOKS_DATABASE_WAIT sets how long to wait)' : '';
     console.error(`stackhooks: ${err.message}${hint}`);
-  } else console.error(err instanceof ConfigError ? `stackhooks: ${err.message}` : err);
+  } else if (err instanceof ConfigError || err instanceof StoreNetworkError) {
+    console.error(`stackhooks: ${err.message}`);
+  } else console.error(err);
   process.exit(1);
 });

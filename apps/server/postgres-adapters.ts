@@ -10,10 +10,12 @@ import {
   migrate,
   openDatabase,
   openPgOutbox,
+  recordStoreNetwork,
   type Database,
   type DatabaseHealthEvent,
 } from '../../adapters/store-postgres/index.js';
 import type { ServiceConditions } from '../../core/health/service-conditions.js';
+import type { Network } from '../../core/hooks/definition.js';
 import type { AccountStore } from '../../core/ports/account-store.js';
 import type { BlockStore } from '../../core/ports/block-store.js';
 import type { Clock } from '../../core/ports/clock.js';
@@ -24,6 +26,7 @@ import type { HookChangeFeed } from '../../core/ports/hook-change-feed.js';
 import type { HookRepository } from '../../core/ports/hook-repository.js';
 import type { Logger } from '../../core/ports/logger.js';
 import { silentLogger } from '../../adapters/system/index.js';
+import { checkStoreNetwork } from './store-network.js';
 
 /** Every store on one PostgreSQL database, migrated, plus what many processes need. */
 export type PostgresAdapters = {
@@ -45,6 +48,8 @@ export type PostgresAdapters = {
 /** What the Postgres composition needs from the rest of the service. */
 export type PostgresOptions = {
   leaseMs: number;
+  /** The network served: recorded in a new schema, and a schema recorded for another is refused. */
+  network: Network;
   /** How long to wait at start for a database that cannot be reached yet, in ms (default 0). */
   waitMs?: number;
   /** Where waits, lost connections and outages are told (default: nowhere). */
@@ -80,6 +85,13 @@ export async function openPostgresAdapters(url: string, options: PostgresOptions
   db.health.onChange((event) => reportHealth(event, address, logger, options));
   try {
     await migrate(db);
+    const { network, recorded } = await recordStoreNetwork(
+      db,
+      options.network,
+      (options.clock ?? Date).now(),
+    );
+    checkStoreNetwork(network, options.network, `the database schema "${db.schema}" at ${address}`);
+    if (recorded) logger.info('the database schema now records the network it serves', { network });
   } catch (err) {
     await db.close();
     throw err;

@@ -19,3 +19,16 @@ export function addressVersion(hashMode: AddressHashMode, network: ChainNetwork)
     return singleSig ? AddressVersion.MainnetSingleSig : AddressVersion.MainnetMultiSig;
   return singleSig ? AddressVersion.TestnetSingleSig : AddressVersion.TestnetMultiSig;
 }
+
+/** The version byte a transaction starts with on each network. */
+const TRANSACTION_VERSION: Record<number, ChainNetwork> = { 0x00: 'mainnet', 0x80: 'testnet' };
+
+/**
+ * The network a raw transaction was made for, read from its version byte, which also fixes the
+ * version of every address it names (`SP`/`SM` on mainnet, `ST`/`SN` on testnet); undefined for a
+ * Bitcoin-originated operation (`0x00`) or bytes that are no transaction.
+ */
+export function transactionNetwork(rawTx: unknown): ChainNetwork | undefined {
+  if (typeof rawTx !== 'string' || !/^0x[0-9a-fA-F]{4,}$/.test(rawTx)) return undefined;
+  return TRANSACTION_VERSION[parseInt(rawTx.slice(2, 4), 16)];
+}
