@@ -125,6 +125,24 @@ function streamSuite(name: string, onPostgres: boolean) {
       await expectRestartChangesNothing(filled);
     });
 
+    it('closes a gap when the node sends the missing blocks after all, delivering none of them', async () => {
+      const chain = new ChainBuilder();
+      const blocks = blocksOf(chain, 21, tx);
+      await s.post(...blocks.slice(0, 5), blocks[19]);
+      const before = (await s.deliveries()).length;
+      await s.post(...blocks.slice(5, 19));
+      expect((await s.deliveries()).length).to.equal(before);
+      expect((await s.status()).chain).to.deep.include({ open_gaps: 0, gaps: [] });
+      expect(s.told()).to.deep.equal([
+        'warn gap opened: a block arrived whose parent never came',
+        'warn gap closed (filled)',
+      ]);
+      await s.post(blocks[20]);
+      const filled = new Set(blocks.slice(5, 19).map((b) => b.index_block_hash));
+      expect(await expectDeliveriesMatchChain(s, filled)).to.deep.equal([1, 2, 3, 4, 5, 20, 21]);
+      await expectRestartChangesNothing(filled);
+    });
+
     it('holds a fork block that arrives before its parent and connects both in one update', async () => {
       const chain = new ChainBuilder();
       const main = blocksOf(chain, 5, tx);
