@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
+import { writeAll } from '../../core/storage/write-all.js';
 
 const ENTRY = 32;
 
@@ -40,7 +41,7 @@ export class CanonicalIndex {
       while (end < sorted.length && sorted[end][0] === sorted[end - 1][0] + 1) end++;
       const run = Buffer.alloc((end - start) * ENTRY);
       for (let i = start; i < end; i++) run.write(sorted[i][1].slice(2), (i - start) * ENTRY, 'hex');
-      await this.#handle.write(run, 0, run.length, sorted[start][0] * ENTRY);
+      await writeAll(this.#handle, run, sorted[start][0] * ENTRY);
       start = end;
     }
     await this.#handle.truncate(heights * ENTRY);

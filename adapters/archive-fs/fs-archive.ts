@@ -7,6 +7,12 @@ import { applyBlockToChain, type ChainRules } from '../../core/chain/canonical-c
 import { alreadyStored } from '../../core/chain/chain-update.js';
 import type { ChainUpdate } from '../../core/chain/chain-update.js';
 import type { BlockStore, ChainState, PutContext, QuarantinedBody } from '../../core/ports/block-store.js';
+import { StackhooksError, storeUnavailable } from '../../core/hooks/errors.js';
+import {
+  diskWriteFailure,
+  isFileSystemError,
+  type DiskSpaceReport,
+} from '../../core/storage/write-failure.js';
 import { ArchiveChainView } from './archive-chain-view.js';
 import { decodeBlockRecord, encodeBlockRecord } from './block-record.js';
 import type { ArchiveState, PendingCheckpoint } from './archive-state.js';
@@ -28,7 +34,14 @@ export type FsArchiveOptions = {
   checkpointAfterMs?: number;
   /** Bounds on held orphans (count and depth below the tip); the chain model's defaults when absent. */
   orphans?: Pick<ChainRules, 'maxHeldOrphans' | 'maxOrphanDepth'>;
+  /** Told of a full disk and of the next write that succeeds. */
+  space?: DiskSpaceReport;
 };
+
+/** The options the archive runs with: every tuning set, the space report optional. */
+export type FsArchiveSettings = Required<Omit<FsArchiveOptions, 'space'>> & Pick<FsArchiveOptions, 'space'>;
+
+const STORE = 'block archive';
 
 /** The embedded block archive: the BlockStore port plus explicit durability and shutdown. */
 export type FsArchive = BlockStore & {
@@ -51,7 +64,7 @@ export type ArchiveFiles = {
 export class FsBlockArchive implements FsArchive {
   readonly #files: ArchiveFiles;
   readonly #view: ArchiveChainView;
-  readonly #options: Required<FsArchiveOptions>;
+  readonly #options: FsArchiveSettings;
   #blocks: number;
   #unreadableBlocks: number;
   #lastReceivedAt: number | null;
@@ -63,7 +76,7 @@ export class FsBlockArchive implements FsArchive {
   #failure: Error | undefined;
   #closed = false;
 
-  constructor(files: ArchiveFiles, options: Required<FsArchiveOptions>) {
+  constructor(files: ArchiveFiles, options: FsArchiveSettings) {
     const { checkpoint } = files.state.data;
     this.#files = files;
     this.#options = options;
@@ -85,12 +98,19 @@ export class FsBlockArchive implements FsArchive {
         block_identifier: { ...block.block_identifier, hash: header.hash },
         parent_block_identifier: { ...block.parent_block_identifier, hash: header.parent_hash },
       };
+      let appended: { position: LogPosition; length: number };
+      try {
+        appended = await this.#files.log.append(header, encodeBlockRecord(stored));
+      } catch (err) {
+        // The log is as it was (what the write left is cut off): nothing of the block is kept.
+        throw diskWriteFailure(err, STORE, this.#options.space);
+      }
+      this.#options.space?.wrote(STORE);
       return this.#guard(async () => {
-        const { position, length } = await this.#files.log.append(header, encodeBlockRecord(stored));
         const at = context.receivedAt ?? Date.now();
         if ((block.unreadable_transactions?.length ?? 0) > 0) this.#unreadableBlocks++;
         this.#lastReceivedAt = Math.max(this.#lastReceivedAt ?? at, at);
-        return this.#index({ header, position, length }, at);
+        return this.#index({ header, ...appended }, at);
       });
     });
   }
@@ -124,7 +144,11 @@ export class FsBlockArchive implements FsArchive {
   }
 
   quarantine(body: QuarantinedBody): Promise<void> {
-    return this.#serial(() => this.#files.quarantine.add(body));
+    return this.#serial(() =>
+      this.#files.quarantine.add(body).catch((err: unknown) => {
+        throw diskWriteFailure(err, STORE, this.#options.space);
+      }),
+    );
   }
 
   chainState(recent = 10): Promise<ChainState> {
@@ -181,16 +205,21 @@ export class FsBlockArchive implements FsArchive {
     this.#indexedEnd = { segment: position.segment, offset: position.offset + length };
     const update = await applyBlockToChain(this.#view, header, { ...this.#options.orphans, at });
     if (this.#view.changedSlots.size + this.#view.changedCanonical.size >= this.#options.checkpointEvery) {
-      await this.#checkpoint();
-    } else {
-      // Unreferenced: an exiting process loses nothing, because the log already holds every record.
-      this.#timer ??= setTimeout(
-        () => void this.sync().catch(() => undefined),
-        this.#options.checkpointAfterMs,
-      );
-      this.#timer.unref();
-    }
+      // The block is in the log already: a checkpoint the disk refuses is tried again by the timer.
+      await this.#checkpoint().catch((err: unknown) => {
+        if (!isUnavailable(err)) throw err;
+      });
+    } else this.#checkpointSoon();
     return update;
+  }
+
+  #checkpointSoon(): void {
+    // Unreferenced: an exiting process loses nothing, because the log already holds every record.
+    this.#timer ??= setTimeout(
+      () => void this.sync().catch(() => undefined),
+      this.#options.checkpointAfterMs,
+    );
+    this.#timer.unref();
   }
 
   /**
@@ -219,11 +248,19 @@ export class FsBlockArchive implements FsArchive {
       slots: slots.toString('base64'),
       canonical: [...this.#view.changedCanonical],
     };
-    this.#files.state.data.pending = pending;
-    await this.#files.state.write();
-    await writePending(this.#files, pending);
-    await commit(this.#files.state, pending);
+    try {
+      this.#files.state.data.pending = pending;
+      await this.#files.state.write();
+      await writePending(this.#files, pending);
+      await commit(this.#files.state, pending);
+    } catch (err) {
+      if (!isFileSystemError(err)) throw err;
+      // Each step is written again from the overlay, which is whole: the next checkpoint redoes them.
+      this.#checkpointSoon();
+      throw diskWriteFailure(err, STORE, this.#options.space);
+    }
     this.#view.checkpointed();
+    this.#options.space?.wrote(STORE);
   }
 
   async #read(hash: string): Promise<NormalizedBlock | undefined> {
@@ -234,14 +271,22 @@ export class FsBlockArchive implements FsArchive {
     return decodeBlockRecord(body);
   }
 
-  /** Run `work`; if it fails midway the overlay may be half-changed, so the archive stops until reopened. */
+  /**
+   * Run `work`; if it fails midway the overlay may be half-changed, so the archive stops until
+   * reopened, and says so as `storeUnavailable` (block processing waits rather than skip blocks). A
+   * checkpoint the disk refused is not such a failure: the overlay is whole and it is tried again.
+   */
   async #guard<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (err) {
-      this.#failure = new Error(`the block archive failed and must be reopened: ${(err as Error).message}`, {
-        cause: err,
-      });
+      if (isUnavailable(err)) throw err;
+      this.#failure = Object.assign(
+        storeUnavailable(
+          `the block archive failed and must be reopened (restart the service): ${(err as Error).message}`,
+        ),
+        { cause: err },
+      );
       clearTimeout(this.#timer);
       throw this.#failure;
     }
@@ -257,6 +302,10 @@ export class FsBlockArchive implements FsArchive {
     this.#queue = run.catch(() => undefined);
     return run;
   }
+}
+
+function isUnavailable(err: unknown): boolean {
+  return err instanceof StackhooksError && err.code === 'unavailable';
 }
 
 /** Close the log and the index files. */

@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import type { ContractAbi } from '../../core/chain/contract-abi.js';
 import type { DeployedContract } from '../../core/stacks-codec/normalize-block.js';
 import type { ContractStore, LearnedAbi } from '../../core/ports/contract-store.js';
+import { diskWriteFailure, type DiskSpaceReport } from '../../core/storage/write-failure.js';
 
 /** A contract's file: its deploy, or an ABI learned without one (then no source and no version). */
 type StoredContract = Omit<DeployedContract, 'source_code'> & { source_code: string | null };
 
 /** Learned ABIs written at once: half of libuv's default file threads. */
 const LEARNED_WRITERS = 2;
+const STORE = 'contract store';
 
 /**
  * Deployed contracts as one small JSON file each, under a 256-way fan-out of their id's hash: a
@@ -19,7 +21,11 @@ export class FsContractStore implements ContractStore {
   /** Fan-out folders known to exist, so that a deploy costs no mkdir after its folder's first. */
   readonly #folders = new Set<string>();
 
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    /** Told of a full disk and of the next write that succeeds. */
+    private readonly space?: DiskSpaceReport,
+  ) {}
 
   /** The known ABIs among `ids`. */
   async getAbis(ids: string[]): Promise<Map<string, ContractAbi>> {
@@ -71,14 +77,20 @@ export class FsContractStore implements ContractStore {
     }
   }
 
+  // A failed write leaves the old file (or none) under the name: the temporary is what it cut short.
   private async write(path: string, contract: StoredContract): Promise<void> {
-    const folder = join(path, '..');
-    if (!this.#folders.has(folder)) {
-      await mkdir(folder, { recursive: true });
-      this.#folders.add(folder);
+    try {
+      const folder = join(path, '..');
+      if (!this.#folders.has(folder)) {
+        await mkdir(folder, { recursive: true });
+        this.#folders.add(folder);
+      }
+      await writeFile(`${path}.tmp`, JSON.stringify(contract));
+      await rename(`${path}.tmp`, path);
+    } catch (err) {
+      throw diskWriteFailure(err, STORE, this.space);
     }
-    await writeFile(`${path}.tmp`, JSON.stringify(contract));
-    await rename(`${path}.tmp`, path);
+    this.space?.wrote(STORE);
   }
 
   private pathOf(id: string): string {
@@ -87,8 +99,8 @@ export class FsContractStore implements ContractStore {
   }
 }
 
-/** Open the contract store in `dir`. */
-export async function openFsContractStore(dir: string): Promise<FsContractStore> {
+/** Open the contract store in `dir`; `space` is told of a full disk. */
+export async function openFsContractStore(dir: string, space?: DiskSpaceReport): Promise<FsContractStore> {
   await mkdir(dir, { recursive: true });
-  return new FsContractStore(dir);
+  return new FsContractStore(dir, space);
 }

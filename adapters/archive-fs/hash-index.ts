@@ -3,6 +3,7 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { BlockHeader } from '../../core/chain/block-header.js';
+import { writeAll } from '../../core/storage/write-all.js';
 import { syncDirectory } from './durable-file.js';
 
 /** What the index knows of one stored block: its header, where its record is, and whether it is connected. */
@@ -159,6 +160,9 @@ async function openShard(file: string): Promise<Shard> {
     return { file, handle, capacity: head.readUInt32BE(8), count: head.readUInt32BE(12) };
   }
   const shard = { file, handle, capacity: FIRST_CAPACITY, count: 0 };
+  // Zeros written, not a sparse file cut to size: a slot written later then overwrites bytes the
+  // disk already holds, which a full disk cannot cut short.
+  await writeAll(handle, Buffer.alloc(FILE_HEAD + FIRST_CAPACITY * SLOT_BYTES), 0);
   await handle.truncate(FILE_HEAD + FIRST_CAPACITY * SLOT_BYTES);
   await writeHead(shard);
   return shard;
@@ -170,7 +174,7 @@ async function writeHead(shard: Shard): Promise<void> {
   head.writeUInt32BE(1, 4);
   head.writeUInt32BE(shard.capacity, 8);
   head.writeUInt32BE(shard.count, 12);
-  await shard.handle.write(head, 0, FILE_HEAD, 0);
+  await writeAll(shard.handle, head, 0);
 }
 
 /** Write `slot` over its own entry or into the first free one, counting a new key; false when the table is full. */
@@ -183,7 +187,7 @@ async function writeSlot(shard: Shard, key: number, slot: IndexSlot): Promise<bo
     await shard.handle.read(probe, 0, SLOT_BYTES, at);
     const free = isFree(probe, 0);
     if (!free && probe.compare(encoded, 0, 32, 0, 32) !== 0) continue;
-    await shard.handle.write(encoded, 0, SLOT_BYTES, at);
+    await writeAll(shard.handle, encoded, at);
     // The count on disk is rewritten once a batch: a crash can leave it short by that batch, which only
     // makes the table grow a little later (growing recounts), never lose a key.
     if (free) shard.count++;
@@ -211,11 +215,23 @@ async function grow(shard: Shard): Promise<Shard> {
   table.writeUInt32BE(capacity, 8);
   table.writeUInt32BE(count, 12);
   const temporary = await open(`${shard.file}.tmp`, 'w');
-  await temporary.write(table, 0, table.length, 0);
-  await temporary.sync();
-  await temporary.close();
-  await shard.handle.close();
-  await rename(`${shard.file}.tmp`, shard.file);
+  try {
+    await writeAll(temporary, table, 0);
+    await temporary.sync();
+  } finally {
+    await temporary.close();
+  }
+  // The old table stays in use until the new one has its name: a failure before leaves the shard usable.
+  const handle = await open(`${shard.file}.tmp`, 'r+');
+  try {
+    await rename(`${shard.file}.tmp`, shard.file);
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+  const replaced = shard.handle;
+  Object.assign(shard, { handle, capacity, count });
+  await replaced.close().catch(() => undefined);
   await syncDirectory(dirname(shard.file));
-  return { file: shard.file, handle: await open(shard.file, 'r+'), capacity, count };
+  return shard;
 }

@@ -4,7 +4,7 @@ import { emptyArchiveState, openArchiveState } from './archive-state.js';
 import { CanonicalIndex } from './canonical-index.js';
 import { redo } from './checkpoint.js';
 import { FsBlockArchive, closeArchiveFiles } from './fs-archive.js';
-import type { FsArchive, FsArchiveOptions } from './fs-archive.js';
+import type { FsArchive, FsArchiveOptions, FsArchiveSettings } from './fs-archive.js';
 import { HashIndex } from './hash-index.js';
 import { QuarantineFolder } from './quarantine-folder.js';
 import { RecordLog } from './record-log.js';
@@ -16,11 +16,12 @@ import { RecordLog } from './record-log.js';
  * from its first record.
  */
 export async function openFsArchive(dir: string, options: FsArchiveOptions = {}): Promise<FsArchive> {
-  const settings: Required<FsArchiveOptions> = {
+  const settings: FsArchiveSettings = {
     segmentBytes: options.segmentBytes ?? 256 * 1024 * 1024,
     checkpointEvery: options.checkpointEvery ?? 16_384,
     checkpointAfterMs: options.checkpointAfterMs ?? 1000,
     orphans: options.orphans ?? {},
+    space: options.space,
   };
   await mkdir(dir, { recursive: true });
   const state = await openArchiveState(join(dir, 'state.json'));

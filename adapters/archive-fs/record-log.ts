@@ -4,6 +4,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { BlockHeader } from '../../core/chain/block-header.js';
+import { writeAllSync } from '../../core/storage/write-all.js';
 
 /** Where a record starts: a segment number and a byte offset inside it. */
 export type LogPosition = { segment: number; offset: number };
@@ -54,6 +55,8 @@ export class RecordLog {
   readonly #segmentBytes: number;
   #writer: FileHandle;
   #end: LogPosition;
+  /** A failed append may have left bytes past the end: they are cut before the next append. */
+  #torn = false;
   readonly #readers = new Map<number, FileHandle>();
 
   private constructor(dir: string, segmentBytes: number, writer: FileHandle, end: LogPosition) {
@@ -89,29 +92,42 @@ export class RecordLog {
     )?.size;
   }
 
-  /** Append a block; a full segment is synced and closed before the next one starts. */
+  /**
+   * Append a block; a full segment is synced and closed before the next one starts. A write that
+   * fails (a full disk) throws with the log as it was: what it wrote is cut off, now or before the
+   * next append, and the end moves only over records written whole.
+   */
   async append(header: BlockHeader, body: Buffer): Promise<{ position: LogPosition; length: number }> {
     const record = encodeRecord(header, body);
+    await this.#cutTornTail();
     if (this.#end.offset > 0 && this.#end.offset + record.length > this.#segmentBytes) {
+      // The next segment is opened before the full one is let go, so a failure leaves the log as it was.
       await this.#writer.sync();
-      await this.#writer.close();
+      const next = await open(join(this.#dir, segmentName(this.#end.segment + 1)), 'a+');
+      await this.#writer.close().catch(() => undefined);
+      this.#writer = next;
       this.#end = { segment: this.#end.segment + 1, offset: 0 };
-      this.#writer = await open(join(this.#dir, segmentName(this.#end.segment)), 'a+');
     }
     const position = this.end();
+    const fd = this.#writer.fd;
     // Synchronous: the record goes to the page cache (durability comes from sync()), which takes
     // less than the thread-pool round trip of an asynchronous write, even for a busy block.
-    for (let written = 0; written < record.length;) {
-      written += writeSync(
-        this.#writer.fd,
-        record,
-        written,
-        record.length - written,
-        position.offset + written,
-      );
+    try {
+      writeAllSync((bytes, offset, length, at) => writeSync(fd, bytes, offset, length, at), record, null);
+    } catch (err) {
+      this.#torn = true;
+      await this.#cutTornTail().catch(() => undefined);
+      throw err;
     }
     this.#end.offset += record.length;
     return { position, length: record.length };
+  }
+
+  // The writer is in append mode, so a torn tail left in place would sit before the next record.
+  async #cutTornTail(): Promise<void> {
+    if (!this.#torn) return;
+    await this.#writer.truncate(this.#end.offset);
+    this.#torn = false;
   }
 
   /** Make every appended record durable. */

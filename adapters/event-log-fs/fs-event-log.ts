@@ -10,6 +10,8 @@ import {
 } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EventLog, EventLogPosition, RawEvent } from '../../core/ports/event-log.js';
+import { writeAll } from '../../core/storage/write-all.js';
+import { diskWriteFailure, type DiskSpaceReport } from '../../core/storage/write-failure.js';
 import { frameRecord, intactLength, readRecords } from './segment-file.js';
 
 /** A segment is closed and a new one begun past this size, so recovery scans at most one segment. */
@@ -17,12 +19,20 @@ const SEGMENT_BYTES = 64 * 1024 * 1024;
 const CHECKPOINT_FILE = 'processed.json';
 
 type Pending = {
-  framed: Buffer;
+  path: string;
+  body: string;
   receivedAt: number;
   resolve: (id: number) => void;
   reject: (err: unknown) => void;
-  id: number;
 };
+
+/** Options of the file event log. */
+export type FsEventLogOptions = {
+  /** Told of a full disk and of the next write that succeeds. */
+  space?: DiskSpaceReport;
+};
+
+const STORE = 'event log';
 type Segment = { firstId: number; path: string };
 
 /** Encode an entry as `id \t received_at \t path \t body`, the event-replay TSV line layout. */
@@ -49,13 +59,18 @@ function segmentName(firstId: number): string {
 
 /**
  * The raw event log on disk: append-only segment files of checksummed records. Appends that arrive
- * together share one write and one fsync (group commit); each resolves after its fsync.
+ * together share one write and one fsync (group commit); each resolves after its fsync. A write or
+ * fsync that fails (a full disk) rejects its appends and cuts the file back to the last acknowledged
+ * record before anything else is appended, so no torn record ever hides later ones; ids are given
+ * only to records that were written, so they stay dense.
  */
 export class FsEventLog implements EventLog {
   private queue: Pending[] = [];
   private flushing: Promise<void> | undefined;
   private cursor: { afterId: number; segment: number; offset: number } | undefined;
   private checkpointWrite: Promise<void> = Promise.resolve();
+  /** A failed write may have left bytes past `size` that are still to be cut off. */
+  private torn = false;
 
   private constructor(
     private readonly dir: string,
@@ -66,10 +81,11 @@ export class FsEventLog implements EventLog {
     private processed: number,
     private note: string | undefined,
     private newest: { id: number; received_at: number } | undefined,
+    private readonly space: DiskSpaceReport | undefined,
   ) {}
 
   /** Open (or create) the log in `dir`, cutting off a torn tail a crash left behind. */
-  static async open(dir: string): Promise<FsEventLog> {
+  static async open(dir: string, options: FsEventLogOptions = {}): Promise<FsEventLog> {
     await mkdir(dir, { recursive: true });
     const names = (await readdir(dir)).filter((n) => /^\d{20}\.log$/.test(n)).sort();
     const segments: Segment[] = names.map((n) => ({ firstId: Number(n.slice(0, 20)), path: join(dir, n) }));
@@ -91,25 +107,22 @@ export class FsEventLog implements EventLog {
       checkpoint.processed,
       checkpoint.note,
       lastEntry && { id: lastEntry.id, received_at: lastEntry.received_at },
+      options.space,
     );
   }
 
-  /** Append one entry; resolves with its id once fsync says it is on disk. */
+  /**
+   * Append one entry; resolves with its id once fsync says it is on disk, and rejects with
+   * `storeUnavailable` when it could not be written (nothing of it is kept then).
+   */
   append(path: string, body: string, receivedAt: number): Promise<number> {
     return new Promise((resolve, reject) => {
-      const id = this.nextId++;
-      this.queue.push({
-        framed: frameRecord(encode({ id, received_at: receivedAt, path, body })),
-        receivedAt,
-        resolve,
-        reject,
-        id,
-      });
+      this.queue.push({ path, body, receivedAt, resolve, reject });
       this.flushing ??= this.flush();
     });
   }
 
-  /** The id of the newest appended entry. */
+  /** The id of the newest entry on disk. */
   lastId(): number {
     return this.nextId - 1;
   }
@@ -159,7 +172,13 @@ export class FsEventLog implements EventLog {
     const saved = this.note;
     this.checkpointWrite = this.checkpointWrite
       .catch(() => undefined)
-      .then(() => writeCheckpoint(this.dir, processed, saved));
+      .then(() => writeCheckpoint(this.dir, processed, saved))
+      .then(
+        () => this.space?.wrote(STORE),
+        (err: unknown) => {
+          throw diskWriteFailure(err, STORE, this.space);
+        },
+      );
     return this.checkpointWrite;
   }
 
@@ -187,28 +206,50 @@ export class FsEventLog implements EventLog {
       const batch = this.queue;
       this.queue = [];
       try {
-        if (this.size >= SEGMENT_BYTES) await this.roll(batch[0].id);
-        const bytes = Buffer.concat(batch.map((p) => p.framed));
-        await this.handle.write(bytes, 0, bytes.length, null);
+        await this.cutTornTail();
+        if (this.size >= SEGMENT_BYTES) await this.roll(this.nextId);
+        const bytes = Buffer.concat(
+          batch.map((p, i) =>
+            frameRecord(
+              encode({ id: this.nextId + i, received_at: p.receivedAt, path: p.path, body: p.body }),
+            ),
+          ),
+        );
+        this.torn = true;
+        await writeAll(this.handle, bytes, null);
         await this.handle.datasync();
+        this.torn = false;
+        // Bookkept from what reached the disk, so a later cut never leaves zeros or half a record.
         this.size += bytes.length;
-        const last = batch[batch.length - 1];
-        this.newest = { id: last.id, received_at: last.receivedAt };
-        for (const p of batch) p.resolve(p.id);
+        const first = this.nextId;
+        this.nextId += batch.length;
+        this.newest = { id: this.nextId - 1, received_at: batch[batch.length - 1].receivedAt };
+        this.space?.wrote(STORE);
+        batch.forEach((p, i) => p.resolve(first + i));
       } catch (err) {
-        // A failed write may have left part of the batch: cut it off so later records stay readable.
-        await this.handle.truncate(this.size).catch(() => undefined);
-        for (const p of batch) p.reject(err);
+        // Part of the batch may be in the file: it is cut off now, or before the next write.
+        await this.cutTornTail().catch(() => undefined);
+        const failure = diskWriteFailure(err, STORE, this.space);
+        for (const p of batch) p.reject(failure);
       }
     }
     this.flushing = undefined;
   }
 
+  /** Cut the file back to its last acknowledged record after a failed write; throws while it cannot. */
+  private async cutTornTail(): Promise<void> {
+    if (!this.torn) return;
+    await this.handle.truncate(this.size);
+    this.torn = false;
+  }
+
+  // The new segment is opened before the old one is let go, so a failure leaves the log as it was.
   private async roll(firstId: number): Promise<void> {
-    await this.handle.close();
     const segment = { firstId, path: join(this.dir, segmentName(firstId)) };
+    const handle = await open(segment.path, 'a+');
+    await this.handle.close().catch(() => undefined);
     this.segments.push(segment);
-    this.handle = await open(segment.path, 'a+');
+    this.handle = handle;
     this.size = 0;
   }
 }

@@ -1,5 +1,11 @@
 import { mkdir, open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeAll } from '../../core/storage/write-all.js';
+import {
+  diskWriteFailure,
+  isFileSystemError,
+  type DiskSpaceReport,
+} from '../../core/storage/write-failure.js';
 import { syncDir } from './sync-dir.js';
 import { applyEntry, encodeEntry, snapshotEntries, type JournalEntry } from './journal-entry.js';
 import { frameRecord, readJournalFile } from './journal-file.js';
@@ -16,6 +22,8 @@ const JOURNAL_NAME = /^journal-(\d{12})\.log$/;
 /** Snapshot writes go out in slices this big instead of one buffer the size of the state. */
 const WRITE_SLICE_BYTES = 8 * 1024 * 1024;
 
+const STORE = 'outbox';
+
 const journalName = (generation: number): string => `journal-${String(generation).padStart(12, '0')}.log`;
 
 /**
@@ -25,8 +33,11 @@ const journalName = (generation: number): string => `journal-${String(generation
  * and fsynced first (`PayloadSegments`), so the journal never points at bytes a crash could lose.
  * Compaction writes the live state as the next generation and renames it into place, so the newest
  * generation is always complete, then deletes the payload segments that no longer hold a record
- * the snapshot names; a journal that fails to write refuses further changes (the memory would be
- * ahead of the disk) until the outbox is reopened.
+ * the snapshot names. A write or fsync that fails (a full disk) rejects its commits with
+ * `storeUnavailable` and cuts the journal back to its last good record; the memory already holds
+ * those changes, so their records are owed and go out first with the next commit that succeeds (a
+ * refused change may still take effect: deliveries are at-least-once). Anything else that fails
+ * (a compaction that cannot finish switching files) refuses further changes until reopened.
  */
 export class FileJournal implements OutboxJournal {
   private waiting: Waiter[] = [];
@@ -34,6 +45,10 @@ export class FileJournal implements OutboxJournal {
   private compactWanted = false;
   private failure: unknown;
   private closed = false;
+  /** Records of commits that failed to write: the memory holds their changes, so they go out next. */
+  private owed: Buffer[] = [];
+  /** A failed write may have left bytes past `size` that are still to be cut off. */
+  private torn = false;
 
   private constructor(
     private readonly dir: string,
@@ -45,6 +60,7 @@ export class FileJournal implements OutboxJournal {
     private compactedSize: number,
     private readonly compactAtBytes: number,
     private readonly payloads: PayloadSegments | undefined,
+    private readonly space: DiskSpaceReport | undefined,
   ) {}
 
   /**
@@ -57,6 +73,7 @@ export class FileJournal implements OutboxJournal {
     state: OutboxState,
     compactAtBytes: number,
     payloads?: PayloadSegments,
+    space?: DiskSpaceReport,
   ): Promise<FileJournal> {
     await mkdir(dir, { recursive: true });
     const names = await readdir(dir);
@@ -85,7 +102,17 @@ export class FileJournal implements OutboxJournal {
       throw err;
     }
     // How much of a replayed journal is superseded is unknown, so the first prune compacts it.
-    const journal = new FileJournal(dir, state, handle, generation, intact, 0, compactAtBytes, payloads);
+    const journal = new FileJournal(
+      dir,
+      state,
+      handle,
+      generation,
+      intact,
+      0,
+      compactAtBytes,
+      payloads,
+      space,
+    );
     if (legacy) await journal.commit([], true);
     return journal;
   }
@@ -129,6 +156,7 @@ export class FileJournal implements OutboxJournal {
       this.waiting = [];
       try {
         if (this.failure) throw this.failure;
+        for (const waiter of batch) for (const record of waiter.framed) this.owed.push(record);
         // Compaction snapshots the memory state, which already holds every change in this batch,
         // and nothing after it: the snapshot is taken before anything else can run.
         const compact =
@@ -137,21 +165,40 @@ export class FileJournal implements OutboxJournal {
         const snapshot = compact ? this.snapshot() : undefined;
         // The payload records the batch (or the snapshot) names reach the disk first.
         await this.payloads?.flush();
-        if (!snapshot || !(await this.compact(snapshot)))
-          await this.append(Buffer.concat(batch.flatMap((w) => w.framed)));
+        if (!snapshot || !(await this.compact(snapshot))) await this.appendOwed();
+        this.owed = [];
+        this.space?.wrote(STORE);
         for (const waiter of batch) waiter.resolve();
       } catch (err) {
-        this.failure ??= err;
-        for (const waiter of batch) waiter.reject(err);
+        // A write the disk refused leaves the journal as it was and its records owed; anything
+        // else leaves the files in a state only a reopen sorts out.
+        const recoverable = this.failure === undefined && isFileSystemError(err);
+        if (!recoverable) this.failure ??= err;
+        const failure = recoverable ? diskWriteFailure(err, STORE, this.space) : err;
+        for (const waiter of batch) waiter.reject(failure);
       }
     }
     this.flushing = undefined;
   }
 
-  private async append(bytes: Buffer): Promise<void> {
+  // Write the owed records after the last good one: a torn tail a failure left is cut off first.
+  private async appendOwed(): Promise<void> {
+    const bytes = Buffer.concat(this.owed);
+    if (this.torn) await this.handle.truncate(this.size);
+    this.torn = false;
     if (bytes.length === 0) return;
-    await this.handle.write(bytes, 0, bytes.length, null);
-    await this.handle.datasync();
+    try {
+      this.torn = true;
+      await writeAll(this.handle, bytes, null);
+      await this.handle.datasync();
+      this.torn = false;
+    } catch (err) {
+      await this.handle.truncate(this.size).then(
+        () => (this.torn = false),
+        () => undefined,
+      );
+      throw err;
+    }
     this.size += bytes.length;
   }
 
@@ -182,15 +229,22 @@ export class FileJournal implements OutboxJournal {
       this.compactedSize = this.size;
       return false;
     }
-    await rename(`${target}.tmp`, target);
-    await syncDir(this.dir);
-    const handle = await open(target, 'a');
-    await this.handle.close();
-    this.handle = handle;
-    await unlink(join(this.dir, journalName(this.generation)));
-    this.generation = generation;
-    this.size = this.compactedSize = written;
-    await this.payloads?.deleteUnreferenced(segments);
+    try {
+      await rename(`${target}.tmp`, target);
+      await syncDir(this.dir);
+      const handle = await open(target, 'a');
+      await this.handle.close();
+      this.handle = handle;
+      await unlink(join(this.dir, journalName(this.generation)));
+      this.generation = generation;
+      this.size = this.compactedSize = written;
+      this.torn = false;
+      await this.payloads?.deleteUnreferenced(segments);
+    } catch (err) {
+      // Which generation a reopen replays is unknown to this journal now: it takes no more changes.
+      this.failure ??= err;
+      throw err;
+    }
     return true;
   }
 }
@@ -207,7 +261,7 @@ async function writeSnapshot(path: string, records: Buffer[]): Promise<number> {
         bytes += records[i].length;
         slice.push(records[i++]);
       }
-      await out.write(Buffer.concat(slice, bytes));
+      await writeAll(out, Buffer.concat(slice, bytes), null);
       written += bytes;
     }
     await out.sync();

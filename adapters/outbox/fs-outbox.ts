@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { DiskSpaceReport } from '../../core/storage/write-failure.js';
 import { FileJournal } from './file-journal.js';
 import { JournaledOutbox } from './journaled-outbox.js';
 import { OutboxState, type OutboxOptions } from './outbox-state.js';
@@ -15,6 +16,8 @@ export type FsOutboxOptions = OutboxOptions & {
   bodyCacheBytes?: number;
   /** Size at which a payload segment is closed and the next one started (default 64 MiB). */
   segmentBytes?: number;
+  /** Told of a full disk and of the next write that succeeds. */
+  space?: DiskSpaceReport;
 };
 
 const DEFAULT_COMPACT_AT_BYTES = 256 * 1024 * 1024;
@@ -49,7 +52,7 @@ export class FsOutbox extends JournaledOutbox {
     const window = options.pendingInMemoryPerHook ?? DEFAULT_PENDING_IN_MEMORY_PER_HOOK;
     const state = new OutboxState(payloads, window, options);
     const compactAt = options.compactAtBytes ?? DEFAULT_COMPACT_AT_BYTES;
-    const file = await FileJournal.open(dir, state, compactAt, segments);
+    const file = await FileJournal.open(dir, state, compactAt, segments, options.space);
     return new FsOutbox(state, file, payloads);
   }
 

@@ -1,8 +1,9 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { syncDir } from './sync-dir.js';
 import { crc32 } from 'node:zlib';
+import { writeAll } from '../../core/storage/write-all.js';
+import { syncDir } from './sync-dir.js';
 
 /** Where a payload's record is: segment number, byte offset of the record, payload length. */
 export type Locator = { seg: number; off: number; len: number };
@@ -102,7 +103,11 @@ export class PayloadSegments {
     return new Map(this.refs);
   }
 
-  /** Write every placed record and fsync it (and the folder, when a segment file is new). */
+  /**
+   * Write every placed record and fsync it (and the folder, when a segment file is new). When that
+   * fails (a full disk) the records stay placed and the next flush writes them again, whole, at
+   * their places: a record is named by the journal only after a flush that wrote it succeeded.
+   */
   async flush(): Promise<void> {
     if (this.unwritten.length === 0) return;
     this.writing = this.unwritten;
@@ -124,6 +129,9 @@ export class PayloadSegments {
         await handle.close();
         this.writers.delete(seg);
       }
+    } catch (err) {
+      this.unwritten = [...this.writing, ...this.unwritten];
+      throw err;
     } finally {
       this.writing = [];
     }
@@ -195,14 +203,4 @@ function groupBySegment(records: readonly Unwritten[]): Map<number, Unwritten[]>
     else groups.set(record.seg, [record]);
   }
   return groups;
-}
-
-// A positional write may write less than asked (a full disk, a signal): go on until all is written.
-async function writeAll(handle: FileHandle, bytes: Buffer, position: number): Promise<void> {
-  let done = 0;
-  while (done < bytes.length) {
-    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position + done);
-    if (bytesWritten === 0) throw new Error('outbox payload write made no progress');
-    done += bytesWritten;
-  }
 }

@@ -1,5 +1,6 @@
 import type { AccountStore } from '../../core/ports/account-store.js';
 import type { HookRepository } from '../../core/ports/hook-repository.js';
+import type { DiskSpaceReport } from '../../core/storage/write-failure.js';
 import { LowdbAccountStore } from './account-store.js';
 import { LowdbHookRepository } from './hook-repository.js';
 import { StoreFile } from './store-file.js';
@@ -18,9 +19,15 @@ export type LowdbStore = {
   close(): Promise<void>;
 };
 
-/** Open the embedded store in `{dataDir}/stackhooks.json`, creating the folder; a corrupt file is refused. */
-export async function openLowdbStore(dataDir: string): Promise<LowdbStore> {
-  const file = await StoreFile.open(dataDir);
+/**
+ * Open the embedded store in `{dataDir}/stackhooks.json`, creating the folder; a corrupt file is
+ * refused. `space` is told of a full disk and of the next write that succeeds.
+ */
+export async function openLowdbStore(
+  dataDir: string,
+  options: { space?: DiskSpaceReport } = {},
+): Promise<LowdbStore> {
+  const file = await StoreFile.open(dataDir, options);
   return {
     hooks: new LowdbHookRepository(file),
     accounts: new LowdbAccountStore(file),

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
+import type { DiskSpaceReport } from '../../core/storage/write-failure.js';
 import { CoalescedWrites } from './coalesced-writes.js';
 import { DurableJsonFile } from './durable-json-file.js';
 import type { LiveJournal } from './live-journal.js';
@@ -49,19 +50,28 @@ export class StoreFile {
     side: Low<LiveJournalDocument | null>,
     sidePath: string,
     journal: LiveJournal,
+    space: DiskSpaceReport | undefined,
   ) {
     this.#journal = journal;
-    this.#main = new CoalescedWrites(() => {
-      const seq = journal.seq;
-      low.data = toStoreDocument(state, seq);
-      // A temporary file fsynced and renamed over the old: a crash or power loss at any moment leaves
-      // either the previous or this complete file.
-      return low.write().then(() => journal.settle(seq));
-    }, path);
-    this.#side = new CoalescedWrites(() => {
-      side.data = journal.toDocument(state);
-      return side.write();
-    }, sidePath);
+    this.#main = new CoalescedWrites(
+      () => {
+        const seq = journal.seq;
+        low.data = toStoreDocument(state, seq);
+        // A temporary file fsynced and renamed over the old: a crash or power loss at any moment leaves
+        // either the previous or this complete file.
+        return low.write().then(() => journal.settle(seq));
+      },
+      path,
+      space,
+    );
+    this.#side = new CoalescedWrites(
+      () => {
+        side.data = journal.toDocument(state);
+        return side.write();
+      },
+      sidePath,
+      space,
+    );
   }
 
   /** How many main-file writes have finished; far fewer than changes when writes coalesce. */
@@ -69,8 +79,11 @@ export class StoreFile {
     return this.#main.writes;
   }
 
-  /** Open (creating the folder, not the files) `{dataDir}/stackhooks.json`; a missing file is an empty store. */
-  static async open(dataDir: string): Promise<StoreFile> {
+  /**
+   * Open (creating the folder, not the files) `{dataDir}/stackhooks.json`; a missing file is an
+   * empty store. `space` is told of a full disk and of the next write that succeeds.
+   */
+  static async open(dataDir: string, options: { space?: DiskSpaceReport } = {}): Promise<StoreFile> {
     await mkdir(dataDir, { recursive: true });
     const path = join(dataDir, STORE_FILE_NAME);
     const low = new Low<StoreDocument>(new DurableJsonFile<StoreDocument>(path), emptyDocument());
@@ -83,7 +96,7 @@ export class StoreFile {
     );
     await readOrRefuse(side, sidePath);
     const journal = replayJournal(state, low.data.live_seq ?? 0, side.data, sidePath);
-    return new StoreFile(path, state, low, side, sidePath, journal);
+    return new StoreFile(path, state, low, side, sidePath, journal, options.space);
   }
 
   /**
@@ -92,6 +105,10 @@ export class StoreFile {
    */
   async change<T>(apply: (state: StoreState) => ChangeOutcome<T>): Promise<T> {
     if (this.#closed) throw new Error(`the store ${this.path} is closed`);
+    // After a failed write (a full disk) what waits is written first: while that still fails, the
+    // change is refused (a 503) before it is applied, so only the change that met the failure may
+    // take effect later without its caller being told. Otherwise the change applies at once.
+    if (this.#main.failing) await this.#main.flush();
     const { result, changed } = apply(this.state);
     if (changed) await this.#main.persist();
     return result;
@@ -103,6 +120,7 @@ export class StoreFile {
    */
   async changeLive<T>(apply: (state: StoreState) => LiveChangeOutcome<T>): Promise<T> {
     if (this.#closed) throw new Error(`the store ${this.path} is closed`);
+    if (this.#side.failing) await this.#side.flush();
     const { result, hooks } = apply(this.state);
     if (hooks === undefined) return result;
     this.#journal.record(hooks);

@@ -31,6 +31,7 @@ import {
   type ServiceSettings,
 } from '../../core/settings.js';
 import { SERVICE_CONDITIONS, ServiceConditions } from '../../core/health/service-conditions.js';
+import { DiskSpaceWatch } from '../../core/health/disk-space.js';
 import { DeliveryLog } from '../../core/use-cases/delivery-log.js';
 import { DELIVERY_RANDOM, WebhookDispatcher } from '../../core/use-cases/webhook-dispatcher.js';
 import { createDnsTargetGuard, createGotWebhookSender } from '../../adapters/delivery-got/index.js';
@@ -183,6 +184,8 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   const clock = given.clock ?? new SystemClock();
   const conditions = new ServiceConditions();
   const network = options.network ?? 'mainnet';
+  // The file stores raise `storage_full` while the disk refuses their writes, and clear it after.
+  const space = new DiskSpaceWatch(conditions, clock, logger);
   let postgres: PostgresAdapters | undefined;
   if (options.databaseUrl) {
     const opened = await openPostgresAdapters(options.databaseUrl, {
@@ -209,26 +212,27 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     ...stripUndefined(given),
   };
   if (!hooks || !accounts) {
-    const store = await openLowdbStore(dataDir);
+    const store = await openLowdbStore(dataDir, { space });
     hooks ??= store.hooks;
     accounts ??= store.accounts;
     closers.push(() => store.close());
   }
   if (!blocks) {
-    const archive = await openFsArchive(folders.archive);
+    const archive = await openFsArchive(folders.archive, { space });
     blocks = archive;
     closers.push(() => archive.close());
   }
-  const contracts = given.contracts ?? postgres?.contracts ?? (await openFsContractStore(folders.contracts));
+  const contracts =
+    given.contracts ?? postgres?.contracts ?? (await openFsContractStore(folders.contracts, space));
   let eventLog = given.eventLog ?? postgres?.eventLog;
   if (!eventLog) {
-    const opened = await openFsEventLog(folders.events);
+    const opened = await openFsEventLog(folders.events, { space });
     eventLog = opened;
     closers.push(() => opened.close());
   }
   let deliveries = given.deliveries ?? postgres?.deliveries;
   if (!deliveries) {
-    const outbox = await openFsOutbox(folders.outbox);
+    const outbox = await openFsOutbox(folders.outbox, { space });
     deliveries = outbox;
     closers.push(() => outbox.close());
   }
