@@ -8,6 +8,7 @@ import type { Adapter } from 'lowdb';
  * after a power loss an acknowledged write could be missing (a process crash never loses it).
  * Compact JSON, because pretty-printing doubled the time each write blocks the event loop.
  * Writes of one file must not overlap (the store coalesces them), since they share the temporary.
+ * The file holds consumer secrets and key hashes, so it is readable by its owner only (0600).
  */
 export class DurableJsonFile<T> implements Adapter<T> {
   readonly #temporary: string;
@@ -30,7 +31,8 @@ export class DurableJsonFile<T> implements Adapter<T> {
 
   /** Replace the file with `data`; resolves once the new content and its name are on disk. */
   async write(data: T): Promise<void> {
-    const handle = await open(this.#temporary, 'w');
+    // The temporary is created anew each time (the last one was renamed away), so it gets this mode.
+    const handle = await open(this.#temporary, 'w', 0o600);
     try {
       await handle.writeFile(JSON.stringify(data));
       await handle.sync();

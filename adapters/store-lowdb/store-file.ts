@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import type { DiskSpaceReport } from '../../core/storage/write-failure.js';
@@ -84,8 +84,11 @@ export class StoreFile {
    * empty store. `space` is told of a full disk and of the next write that succeeds.
    */
   static async open(dataDir: string, options: { space?: DiskSpaceReport } = {}): Promise<StoreFile> {
-    await mkdir(dataDir, { recursive: true });
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const path = join(dataDir, STORE_FILE_NAME);
+    // Files written by an earlier version may be readable by others; every write makes them 0600.
+    await keepPrivate(path);
+    await keepPrivate(join(dataDir, LIVE_JOURNAL_FILE_NAME));
     const low = new Low<StoreDocument>(new DurableJsonFile<StoreDocument>(path), emptyDocument());
     await readOrRefuse(low, path);
     const state = toStoreState(low.data, path);
@@ -144,6 +147,12 @@ export class StoreFile {
     this.#closed = true;
     await this.flush();
   }
+}
+
+async function keepPrivate(path: string): Promise<void> {
+  await chmod(path, 0o600).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+  });
 }
 
 /** Read a file into `low`, refusing (and leaving untouched) one that cannot be read. */

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { existsSync } from 'node:fs';
 import { adminSocketPath } from '../server/admin-socket.js';
 import { createStackhooks } from '../server/container.js';
-import { lockDataDir, lockHolder, isRunning } from '../server/data-dir-lock.js';
+import { DataDirInUseError, lockDataDir, type DataDirLock } from '../server/data-dir-lock.js';
 import { silentLogger } from '../../adapters/system/index.js';
 
 /** What `keys` can be asked to do. */
@@ -14,11 +14,15 @@ export type KeysAction =
  * else directly on the store (holding the folder's lock meanwhile).
  */
 export async function runKeysCommand(dataDir: string, action: KeysAction): Promise<string> {
-  const holder = await lockHolder(dataDir);
-  if (holder !== undefined && isRunning(holder) && existsSync(adminSocketPath(dataDir))) {
-    return viaAdminSocket(dataDir, action);
+  let lock: DataDirLock;
+  try {
+    lock = await lockDataDir(dataDir);
+  } catch (err) {
+    if (err instanceof DataDirInUseError && existsSync(adminSocketPath(dataDir))) {
+      return viaAdminSocket(dataDir, action);
+    }
+    throw err;
   }
-  const lock = await lockDataDir(dataDir);
   const stackhooks = await createStackhooks({ dataDir, adapters: { logger: silentLogger } });
   try {
     switch (action.kind) {

@@ -135,7 +135,7 @@ async function importFile(args: string[]): Promise<number> {
 }
 
 async function migrateDatabase(): Promise<number> {
-  const url = process.env.STACKHOOKS_DATABASE_URL;
+  const url = readServerConfig(process.env).databaseUrl;
   if (!url) throw new ConfigError('migrate needs STACKHOOKS_DATABASE_URL (postgres://…)');
   const { runMigrateCommand } = await import('./migrate-command.js');
   console.log(await runMigrateCommand(url));

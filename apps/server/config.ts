@@ -100,7 +100,10 @@ export function readServerConfig(env: Source = process.env, argv: string[] = [])
     throw new ConfigError(`STACKHOOKS_ROLE must be one of ${ROLES.join(', ')}, got "${role}"`);
   const databaseUrl = source.STACKHOOKS_DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError('STACKHOOKS_DATABASE_URL must be a postgres:// URL');
+    throw new ConfigError(
+      `STACKHOOKS_DATABASE_URL must be a postgres:// or postgresql:// URL, got one starting "${databaseUrl.split(':')[0]}:"; ` +
+        'set a PostgreSQL URL, or leave it unset for the embedded store',
+    );
   }
   if (role !== 'all' && !databaseUrl) {
     throw new ConfigError(

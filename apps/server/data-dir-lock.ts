@@ -1,5 +1,7 @@
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { closeSync, constants, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import nativeFs from 'fs-native-extensions';
 
 /** The lock file that says which process owns a data folder. */
 export const LOCK_FILE_NAME = 'stackhooks.lock';
@@ -7,52 +9,66 @@ export const LOCK_FILE_NAME = 'stackhooks.lock';
 /** Held while a process owns the data folder; release it on the way out. */
 export type DataDirLock = { release(): Promise<void> };
 
-/**
- * Take the data folder for this process, so two servers never write one store. A lock left by a
- * process that no longer runs (killed with SIGKILL, say) is taken over.
- */
-export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
-  await mkdir(dataDir, { recursive: true });
-  const path = join(dataDir, LOCK_FILE_NAME);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const handle = await open(path, 'wx');
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      return { release: () => rm(path, { force: true }) };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const holder = await lockHolder(dataDir);
-      if (holder !== undefined && holder !== process.pid && isRunning(holder)) {
-        throw new Error(
-          `the data folder ${dataDir} is in use by process ${holder}; stop it or choose another folder`,
-          {
-            cause: err,
-          },
-        );
-      }
-      await rm(path, { force: true });
-    }
+/** The data folder is locked by a live process (another server, or a key command in progress). */
+export class DataDirInUseError extends Error {
+  override readonly name = 'DataDirInUseError';
+
+  constructor(
+    readonly dataDir: string,
+    /** The pid the holder wrote, when it could be read. */
+    readonly holder: number | undefined,
+  ) {
+    super(
+      `the data folder ${dataDir} is in use by ${holder === undefined ? 'another process' : `process ${holder}`}; ` +
+        'stop that server or set STACKHOOKS_DATA_DIR (--data-dir) to another folder',
+    );
   }
-  throw new Error(`could not take the lock ${path}`);
 }
 
-/** The pid written in the folder's lock file, if any. */
-export async function lockHolder(dataDir: string): Promise<number | undefined> {
+/**
+ * Take the data folder for this process, so two servers never write one store. The lock is a
+ * kernel lock on an open descriptor of `stackhooks.lock` (an open file description lock), which
+ * the operating system releases when the process ends, however it ends: what the file says never
+ * decides, so a stale file (a dead holder, a pid reused by another process after a container
+ * restart, an empty file) never blocks a start. The pid is written into it for operators.
+ */
+export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const path = join(dataDir, LOCK_FILE_NAME);
+  const fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o600);
+  if (!nativeFs.tryLock(fd)) {
+    closeSync(fd);
+    throw new DataDirInUseError(dataDir, lockHolder(dataDir));
+  }
   try {
-    const pid = Number((await readFile(join(dataDir, LOCK_FILE_NAME), 'utf8')).trim());
+    ftruncateSync(fd, 0);
+    writeSync(fd, String(process.pid), 0);
+  } catch {
+    // The pid is for operators only; the lock holds without it (say, on a full disk).
+  }
+  let released = false;
+  return {
+    async release() {
+      if (released) return;
+      released = true;
+      // The file stays: removing it would let a process that opened it before take a lock on a
+      // file no longer in the folder while another locks a new one.
+      try {
+        ftruncateSync(fd, 0);
+      } catch {
+        // Nothing to tidy on a full or read-only disk; closing releases the lock all the same.
+      }
+      closeSync(fd);
+    },
+  };
+}
+
+/** The pid written in the folder's lock file, if any (it may be stale: only the kernel lock counts). */
+export function lockHolder(dataDir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(dataDir, LOCK_FILE_NAME), 'utf8').trim());
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** Whether a process with this pid exists. */
-export function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,11 +1,18 @@
-import { DatabaseStartError } from '../../adapters/store-postgres/index.js';
-import { ConfigError, readServerConfig } from './config.js';
-import { StoreNetworkError } from './store-network.js';
+import { readServerConfig, type ServerConfig } from './config.js';
+import { startFailureLine } from './start-failure.js';
 import { startServer } from './start-server.js';
+
+const args = process.argv.slice(2);
+/** `--verbose` (or STACKHOOKS_VERBOSE=true): a failed start prints its stack after the line. */
+const verbose = args.includes('--verbose') || process.env.STACKHOOKS_VERBOSE === 'true';
+let config: ServerConfig | undefined;
 
 /** `npm start`: run the API on the embedded default until SIGTERM or SIGINT. */
 async function main(): Promise<void> {
-  const config = readServerConfig(process.env, process.argv.slice(2));
+  config = readServerConfig(
+    process.env,
+    args.filter((arg) => arg !== '--verbose'),
+  );
   const running = await startServer(config);
   let stopping = false;
   const stop = (signal: string) => {
@@ -24,11 +31,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof DatabaseStartError) {
-    const hint = err.waited ? ' (STACKHOOKS_DATABASE_WAIT sets how long to wait)' : '';
-    console.error(`stackhooks: ${err.message}${hint}`);
-  } else if (err instanceof ConfigError || err instanceof StoreNetworkError) {
-    console.error(`stackhooks: ${err.message}`);
-  } else console.error(err);
+  console.error(startFailureLine(err, config));
+  if (verbose) console.error(err);
   process.exit(1);
 });

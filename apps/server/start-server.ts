@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../core/ports/logger.js';
@@ -34,6 +35,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const runs = (role: 'api' | 'ingest' | 'worker') => config.role === 'all' || config.role === role;
   const lock: DataDirLock | undefined = config.databaseUrl ? undefined : await lockDataDir(config.dataDir);
+  if (lock) await warnIfShared(config.dataDir, logger);
   let stackhooks: Stackhooks;
   try {
     stackhooks = await createStackhooks({
@@ -125,6 +127,16 @@ export async function startServer(
       logger.info('stopped', { reason });
     },
   };
+}
+
+// A folder created by stackhooks is 0700; one made by hand or by an earlier version keeps its mode.
+async function warnIfShared(dataDir: string, logger: Logger): Promise<void> {
+  const { mode } = await stat(dataDir);
+  if ((mode & 0o077) === 0) return;
+  logger.warn('other users can open the data folder; chmod 700 it to keep its files to this user', {
+    data_dir: dataDir,
+    mode: (mode & 0o777).toString(8),
+  });
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

@@ -44,7 +44,8 @@ export async function claimDataFolderNetwork(
     checkStoreNetwork(recorded, network, `the data folder ${dataDir}`);
     return { recorded: false };
   }
-  await mkdir(dataDir, { recursive: true });
+  // Private like the rest of the data folder (it holds consumer secrets and key hashes).
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   await writeFile(`${file}.tmp`, `${JSON.stringify({ network, recorded_at: now })}\n`);
   await rename(`${file}.tmp`, file);
   return { recorded: true };
