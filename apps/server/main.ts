@@ -3,8 +3,11 @@ import { startFailureLine } from './start-failure.js';
 import { startServer } from './start-server.js';
 
 const args = process.argv.slice(2);
-/** `--verbose` (or STACKHOOKS_VERBOSE=true): a failed start prints its stack after the line. */
-const verbose = args.includes('--verbose') || process.env.STACKHOOKS_VERBOSE === 'true';
+/** `--verbose`, STACKHOOKS_VERBOSE=true or STACKHOOKS_LOG_LEVEL=debug: a failed start prints its stack after the line. */
+const verbose =
+  args.includes('--verbose') ||
+  process.env.STACKHOOKS_VERBOSE === 'true' ||
+  process.env.STACKHOOKS_LOG_LEVEL === 'debug';
 let config: ServerConfig | undefined;
 
 /** `npm start`: run the API on the embedded default until SIGTERM or SIGINT. */
