@@ -7,12 +7,12 @@ export const RECORD_HEADER_BYTES = 8;
 /** One decoded record and where the next one starts. */
 export type SegmentRecord = { payload: Buffer; offset: number; next: number };
 
-/** Frame a payload as a record: length, checksum, bytes. */
-export function frameRecord(payload: Buffer): Buffer {
-  const header = Buffer.allocUnsafe(RECORD_HEADER_BYTES);
-  header.writeUInt32LE(payload.length, 0);
-  header.writeUInt32LE(crc32(payload), 4);
-  return Buffer.concat([header, payload]);
+/** Fill in the header of a record whose payload already follows its first `RECORD_HEADER_BYTES`. */
+export function sealRecord(record: Buffer): Buffer {
+  const payload = record.subarray(RECORD_HEADER_BYTES);
+  record.writeUInt32LE(payload.length, 0);
+  record.writeUInt32LE(crc32(payload), 4);
+  return record;
 }
 
 /**

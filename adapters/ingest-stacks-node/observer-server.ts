@@ -7,13 +7,44 @@ import type { Logger } from '../../core/ports/logger.js';
 /** A node posts blocks of tens of megabytes at most; anything larger is refused. */
 export const OBSERVER_BODY_LIMIT = 64 * 1024 * 1024;
 
+/**
+ * Bytes of bodies the observer holds at once (read, checked, being stored): one body of the
+ * largest size. A body is always taken when no other is held; one that would pass the bound while
+ * others are held is answered 503 with Retry-After, and the node posts it again.
+ */
+export const OBSERVER_BODIES_IN_FLIGHT_BYTES = OBSERVER_BODY_LIMIT;
+
 export type ObserverOptions = {
   log: EventLog;
   logger: Logger;
   /** Called after each entry is durably appended, to wake the processing loop. */
   onAppended: (id: number) => void;
   now?: () => number;
+  /** Bytes of bodies held at once (default `OBSERVER_BODIES_IN_FLIGHT_BYTES`). */
+  bodiesInFlightBytes?: number;
 };
+
+/** The bodies held now, against the bound; a body reserves its bytes until it is stored or refused. */
+class BodyBudget {
+  private held = 0;
+
+  constructor(private readonly bound: number) {}
+
+  /** Reserve `bytes` more; false when that would pass the bound while other bodies are held. */
+  take(bytes: number, alreadyHeld = 0): boolean {
+    if (this.held > alreadyHeld && this.held + bytes > this.bound) return false;
+    this.held += bytes;
+    return true;
+  }
+
+  /** Give back what a body reserved. */
+  release(bytes: number): void {
+    this.held -= bytes;
+  }
+}
+
+/** Thrown while reading a body that would pass the bound on bodies held at once. */
+class BodiesInFlight extends Error {}
 
 /**
  * The HTTP endpoint a stacks-node `[[events_observer]]` posts to. Every POST body, on any path, is
@@ -24,8 +55,22 @@ export type ObserverOptions = {
  */
 export function createObserverServer(options: ObserverOptions): Server {
   const now = options.now ?? Date.now;
+  const budget = new BodyBudget(options.bodiesInFlightBytes ?? OBSERVER_BODIES_IN_FLIGHT_BYTES);
   return createServer((req, res) => {
-    handle(req, res, options, now).catch((err: unknown) => {
+    handle(req, res, options, now, budget).catch((err: unknown) => {
+      if (err instanceof BodiesInFlight) {
+        // Memory stays bounded: the node waits and posts the same body again.
+        options.logger.warn('observer is holding other large bodies; the node will post again', {
+          path: req.url,
+          bytes: Number(req.headers['content-length'] ?? 0) || undefined,
+        });
+        return reply(
+          res,
+          503,
+          { message: 'the observer is storing other large bodies; post again' },
+          { 'retry-after': '1' },
+        );
+      }
       if (err instanceof StackhooksError && err.code === 'unavailable') {
         // The store is down for now (a database outage, a full disk): the node retries the same post.
         options.logger.warn('observer could not store an event; the node will retry it', {
@@ -50,6 +95,7 @@ async function handle(
   res: ServerResponse,
   options: ObserverOptions,
   now: () => number,
+  budget: BodyBudget,
 ) {
   const path = (req.url ?? '/').split('?')[0];
   if (req.method !== 'POST') {
@@ -60,34 +106,63 @@ async function handle(
     req.resume();
     return reply(res, 413, { message: `body is larger than ${OBSERVER_BODY_LIMIT} bytes` });
   }
-  const body = await readBody(req);
-  if (body === undefined)
-    return reply(res, 413, { message: `body is larger than ${OBSERVER_BODY_LIMIT} bytes` });
+  // A declared length is reserved before reading; a body sent in chunks reserves as it arrives.
+  // A body refused for the bound is still read to its end (and dropped): answering while the node
+  // is sending would reset its connection instead of telling it to post again.
+  let reserved = 0;
+  const reserve = (bytes: number): boolean => {
+    if (bytes <= reserved) return true;
+    if (!budget.take(bytes - reserved, reserved)) return false;
+    reserved = bytes;
+    return true;
+  };
   try {
-    JSON.parse(body);
-  } catch (err) {
-    return reply(res, 400, { message: `body is not valid JSON: ${(err as Error).message}` });
+    const body = await readBody(req, reserve(declared) ? reserve : undefined);
+    if (body === 'too large')
+      return reply(res, 413, { message: `body is larger than ${OBSERVER_BODY_LIMIT} bytes` });
+    if (body === 'refused') throw new BodiesInFlight();
+    try {
+      JSON.parse(body);
+    } catch (err) {
+      return reply(res, 400, { message: `body is not valid JSON: ${(err as Error).message}` });
+    }
+    const id = await options.log.append(path, body, now());
+    reply(res, 200, { result: 'ok', id });
+    options.onAppended(id);
+  } finally {
+    budget.release(reserved);
   }
-  const id = await options.log.append(path, body, now());
-  reply(res, 200, { result: 'ok', id });
-  options.onAppended(id);
 }
 
-function readBody(req: IncomingMessage): Promise<string | undefined> {
+/**
+ * Read a body, reserving its bytes as they arrive (`reserve` undefined: refused already). A body
+ * past the limit is cut off; one the reservation refuses is read to its end and dropped.
+ */
+function readBody(
+  req: IncomingMessage,
+  reserve: ((bytes: number) => boolean) | undefined,
+): Promise<string | 'too large' | 'refused'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let refused = reserve === undefined;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > OBSERVER_BODY_LIMIT) {
         req.removeAllListeners('data');
         req.resume();
-        resolve(undefined);
+        resolve('too large');
+        return;
+      }
+      if (refused) return;
+      if (!reserve?.(size)) {
+        refused = true;
+        chunks.length = 0;
         return;
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(refused ? 'refused' : Buffer.concat(chunks, size).toString('utf8')));
     req.on('error', reject);
   });
 }

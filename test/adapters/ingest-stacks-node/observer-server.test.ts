@@ -135,3 +135,44 @@ describe('the event observer endpoint on a database that went away', function ()
     }
   });
 });
+
+describe('the event observer endpoint under big bodies', () => {
+  it('answers 503 with Retry-After to a body that would pass the bound while another is held, and takes it later', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const stored: string[] = [];
+    let appending = false;
+    const log = {
+      append: async (_path: string, body: string) => {
+        appending = true;
+        if (stored.length === 0) await held;
+        stored.push(body);
+        return stored.length;
+      },
+    } as unknown as FsEventLog;
+    const server = createObserverServer({
+      log,
+      logger: silentLogger,
+      onAppended: () => undefined,
+      bodiesInFlightBytes: 100,
+    });
+    const base = `http://127.0.0.1:${await listenObserver(server, 0, '127.0.0.1')}`;
+    const post = (body: string) =>
+      fetch(`${base}/new_block`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    try {
+      const first = post(JSON.stringify({ pad: 'x'.repeat(80) }));
+      // The first body is held once the log is asked to store it.
+      while (!appending) await new Promise((r) => setTimeout(r, 10));
+      const refused = await post(JSON.stringify({ second: 'y'.repeat(40) }));
+      expect(refused.status).to.equal(503);
+      expect(refused.headers.get('retry-after')).to.equal('1');
+      release();
+      expect((await first).status).to.equal(200);
+      expect((await post(JSON.stringify({ second: 'y'.repeat(40) }))).status).to.equal(200);
+      expect(stored).to.have.length(2);
+    } finally {
+      release();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
