@@ -14,8 +14,11 @@ export type ReplayLine = {
   body: string;
 };
 
-/** Progress through the file: compressed bytes read of the total. */
-export type ReadProgress = { bytesRead: number; totalBytes: number };
+/**
+ * Progress through the file: bytes of the file read of its size (compressed, for a `.gz`), which
+ * tells how far along the reading is, and bytes of TSV text taken so far (after decompression).
+ */
+export type ReadProgress = { bytesRead: number; totalBytes: number; textBytes: number };
 
 /** Bytes read, and decompressed, at a time. */
 const CHUNK_BYTES = 1024 * 1024;
@@ -39,6 +42,7 @@ export async function* readReplayTsv(file: string, progress?: ReadProgress): Asy
   let line = 0;
   const splitter = new LineSplitter();
   for await (const chunk of input as AsyncIterable<Buffer>) {
+    if (progress) progress.textBytes += chunk.length;
     for (const text of splitter.push(chunk)) {
       line++;
       const parsed = parseLine(text, file, line);

@@ -10,7 +10,7 @@ import { openBlockArchiver } from '../server/archiver-container.js';
 import { lockDataDir } from '../server/data-dir-lock.js';
 import { checkRecordingNetwork } from './recording-network.js';
 import type { ProgressLine } from './progress-line.js';
-import { megabytes } from './progress-line.js';
+import { counted, megabytes, percent } from './progress-line.js';
 
 /** Blocks archived in one batch (one transaction on Postgres)... */
 const BATCH_BLOCKS = 500;
@@ -72,7 +72,7 @@ export async function runImport(
     `${createHash('sha256').update(path).digest('hex')}.json`,
   );
   const checkpoint = await readCheckpoint(checkpointFile, path);
-  const read: ReadProgress = { bytesRead: 0, totalBytes: 0 };
+  const read: ReadProgress = { bytesRead: 0, totalBytes: 0, textBytes: 0 };
   const before = await archiver.archivedBlocks();
   const started = Date.now();
   let blocks = checkpoint.blocks;
@@ -81,8 +81,8 @@ export async function runImport(
   const show = (force = false) =>
     options.progress?.update(
       (s) =>
-        `import: ${blocks} blocks, ${(blocks / Math.max(s, 0.001)).toFixed(0)} blocks/s, ` +
-        `${megabytes(read.bytesRead)} of ${megabytes(read.totalBytes)}`,
+        `import: ${counted(blocks, 'block')}, ${(blocks / Math.max(s, 0.001)).toFixed(0)} blocks/s, ` +
+        `${megabytes(read.textBytes)} read (${percent(read.bytesRead, read.totalBytes)})`,
       force,
     );
   // Blocks are archived in batches; the checkpoint only ever names a line whose blocks are stored.

@@ -24,3 +24,13 @@ export class ProgressLine {
 export function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
+
+/** `n` with its noun, singular for one: "1 block", "300 blocks". */
+export function counted(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
+/** `part` of `whole` as a whole percentage ("42%"); 100% for an empty whole. */
+export function percent(part: number, whole: number): string {
+  return `${whole > 0 ? Math.min(100, Math.floor((part / whole) * 100)) : 100}%`;
+}

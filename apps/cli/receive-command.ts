@@ -2,7 +2,6 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseArgs } from 'node:util';
 import { ConfigError } from '../server/config.js';
 import { describeDelivery } from './delivery-text.js';
 
@@ -116,16 +115,12 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
 }
 
 /** `stackhooks receive [--port N] [--host H] [--secret S]`: run a receiver until SIGINT or SIGTERM. */
-export async function runReceiveCommand(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: { port: { type: 'string' }, host: { type: 'string' }, secret: { type: 'string' } },
-  });
-  const port = values.port === undefined ? 4000 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new ConfigError('--port must be a port number');
-  const host = values.host ?? '127.0.0.1';
-  const secret = values.secret ?? process.env.STACKHOOKS_SECRET;
+export async function runReceiveCommand(options: {
+  port: number;
+  host: string;
+  secret?: string;
+}): Promise<void> {
+  const { port, host, secret } = options;
   const receiver = await startReceiver({ port, host, secret, out: (text) => console.log(text) });
   const checking = secret ? 'checking signatures' : 'not checking signatures (no --secret)';
   console.log(`receiving webhooks on http://${host}:${receiver.port}/ (${checking}); Ctrl-C stops`);

@@ -31,9 +31,9 @@ export type ServerConfig = {
   maxHooksPerOwner: number;
   /** STACKHOOKS_RATE_LIMIT_PER_MINUTE: requests one key may make a minute (default 600). */
   requestsPerMinute: number;
-  /** STACKHOOKS_OBSERVER_PORT: where a stacks-node `[[events_observer]]` posts (default 20455). */
+  /** STACKHOOKS_OBSERVER_PORT / --observer-port: where a stacks-node `[[events_observer]]` posts (default 20455). */
   observerPort: number;
-  /** STACKHOOKS_OBSERVER_HOST: the observer's bind address (default 127.0.0.1: a node is local). */
+  /** STACKHOOKS_OBSERVER_HOST / --observer-host: the observer's bind address (default 127.0.0.1: a node is local). */
   observerHost: string;
   /** STACKHOOKS_ALLOW_PRIVATE_TARGETS: deliver to loopback/private/link-local addresses (local receivers). */
   allowPrivateTargets: boolean;
@@ -70,35 +70,105 @@ export type ServerConfig = {
 /** A configuration problem, named so the operator can fix it. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+
+  /** `onCommandLine`: the bad value was typed as a flag (a usage error), not set in a variable. */
+  constructor(
+    message: string,
+    readonly onCommandLine = false,
+  ) {
+    super(message);
+  }
 }
 
 type Source = Record<string, string | undefined>;
 
-const FLAGS: Record<string, string> = {
-  '--port': 'STACKHOOKS_PORT',
-  '--host': 'STACKHOOKS_HOST',
-  '--data-dir': 'STACKHOOKS_DATA_DIR',
-  '--network': 'STACKHOOKS_NETWORK',
-  '--role': 'STACKHOOKS_ROLE',
-  '--node-rpc-url': 'STACKHOOKS_NODE_RPC_URL',
+/** The raw settings: the environment with the flags given over it, and where each value came from. */
+class RawSettings {
+  constructor(
+    private readonly values: Source,
+    private readonly flagOf: Record<string, string>,
+  ) {}
+
+  get(name: string): string | undefined {
+    return this.values[name];
+  }
+
+  /** How the user gave `name`: the flag when its value came from one, else the variable. */
+  label(name: string): string {
+    return this.flagOf[name] ?? name;
+  }
+
+  /** The error for a bad value of `name`: `problem` after how the user gave it. */
+  invalid(name: string, problem: string): ConfigError {
+    return new ConfigError(`${this.label(name)}${problem}`, this.flagOf[name] !== undefined);
+  }
+}
+
+/** The settings a command-line flag may give, beside its environment variable. */
+export type ServerFlags = {
+  port?: string;
+  host?: string;
+  dataDir?: string;
+  network?: string;
+  role?: string;
+  observerPort?: string;
+  observerHost?: string;
+  nodeRpcUrl?: string;
+};
+
+/** Each flag's variable and how the command line spells it. */
+export const SERVER_FLAGS: Record<keyof ServerFlags, { env: string; flag: string }> = {
+  port: { env: 'STACKHOOKS_PORT', flag: '--port' },
+  host: { env: 'STACKHOOKS_HOST', flag: '--host' },
+  dataDir: { env: 'STACKHOOKS_DATA_DIR', flag: '--data-dir' },
+  network: { env: 'STACKHOOKS_NETWORK', flag: '--network' },
+  role: { env: 'STACKHOOKS_ROLE', flag: '--role' },
+  observerPort: { env: 'STACKHOOKS_OBSERVER_PORT', flag: '--observer-port' },
+  observerHost: { env: 'STACKHOOKS_OBSERVER_HOST', flag: '--observer-host' },
+  nodeRpcUrl: { env: 'STACKHOOKS_NODE_RPC_URL', flag: '--node-rpc-url' },
+};
+
+/** The defaults of the settings a flag may give (the command line's help shows them). */
+export const SERVER_DEFAULTS = {
+  port: 3000,
+  host: '0.0.0.0',
+  dataDir: './data',
+  network: 'mainnet' as Network,
+  role: 'all' as ServerRole,
+  observerPort: 20455,
+  observerHost: '127.0.0.1',
 };
 
 /** What one process does: everything (the default), or one part of a multi-process deployment. */
 export type ServerRole = 'all' | 'api' | 'ingest' | 'worker';
 
-const ROLES: readonly ServerRole[] = ['all', 'api', 'ingest', 'worker'];
+/** The roles a process may take. */
+export const ROLES: readonly ServerRole[] = ['all', 'api', 'ingest', 'worker'];
 
-/** Read the configuration from environment variables, with `--flag value` overriding them. */
-export function readServerConfig(env: Source = process.env, argv: string[] = []): ServerConfig {
-  const source: Source = { ...env, ...parseFlags(argv) };
-  const network = source.STACKHOOKS_NETWORK ?? 'mainnet';
-  if (network !== 'mainnet' && network !== 'testnet') {
-    throw new ConfigError(`STACKHOOKS_NETWORK must be mainnet or testnet, got "${network}"`);
+/** The networks a service may serve. */
+export const NETWORKS: readonly Network[] = ['mainnet', 'testnet'];
+
+/**
+ * Read the configuration from environment variables, with command-line flags overriding them. An
+ * error names the flag when the value came from one, else the variable.
+ */
+export function readServerConfig(env: Source = process.env, flags: ServerFlags = {}): ServerConfig {
+  const values: Source = { ...env };
+  const flagOf: Record<string, string> = {};
+  for (const [key, value] of Object.entries(flags) as [keyof ServerFlags, string | undefined][]) {
+    if (value === undefined) continue;
+    values[SERVER_FLAGS[key].env] = value;
+    flagOf[SERVER_FLAGS[key].env] = SERVER_FLAGS[key].flag;
   }
-  const role = (source.STACKHOOKS_ROLE || 'all') as ServerRole;
+  const source = new RawSettings(values, flagOf);
+  const network = (source.get('STACKHOOKS_NETWORK') || SERVER_DEFAULTS.network) as Network;
+  if (!NETWORKS.includes(network)) {
+    throw source.invalid('STACKHOOKS_NETWORK', ` must be mainnet or testnet, got "${network}"`);
+  }
+  const role = (source.get('STACKHOOKS_ROLE') || SERVER_DEFAULTS.role) as ServerRole;
   if (!ROLES.includes(role))
-    throw new ConfigError(`STACKHOOKS_ROLE must be one of ${ROLES.join(', ')}, got "${role}"`);
-  const databaseUrl = source.STACKHOOKS_DATABASE_URL || undefined;
+    throw source.invalid('STACKHOOKS_ROLE', ` must be one of ${ROLES.join(', ')}, got "${role}"`);
+  const databaseUrl = source.get('STACKHOOKS_DATABASE_URL') || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError(
       `STACKHOOKS_DATABASE_URL must be a postgres:// or postgresql:// URL, got one starting "${databaseUrl.split(':')[0]}:"; ` +
@@ -107,22 +177,22 @@ export function readServerConfig(env: Source = process.env, argv: string[] = [])
   }
   if (role !== 'all' && !databaseUrl) {
     throw new ConfigError(
-      `--role ${role} needs STACKHOOKS_DATABASE_URL: the embedded store belongs to one process, so it runs every role`,
+      `${source.label('STACKHOOKS_ROLE')} ${role} needs STACKHOOKS_DATABASE_URL: the embedded store belongs to one process, so it runs every role`,
     );
   }
   return {
     role,
     databaseUrl,
     databaseWaitMs: duration(source, 'STACKHOOKS_DATABASE_WAIT', 60_000),
-    port: integer(source, 'STACKHOOKS_PORT', 3000, 0, 65535),
-    host: source.STACKHOOKS_HOST || '0.0.0.0',
-    dataDir: source.STACKHOOKS_DATA_DIR || './data',
+    port: integer(source, 'STACKHOOKS_PORT', SERVER_DEFAULTS.port, 0, 65535),
+    host: source.get('STACKHOOKS_HOST') || SERVER_DEFAULTS.host,
+    dataDir: source.get('STACKHOOKS_DATA_DIR') || SERVER_DEFAULTS.dataDir,
     network,
-    apiKey: source.STACKHOOKS_API_KEY || undefined,
+    apiKey: source.get('STACKHOOKS_API_KEY') || undefined,
     maxHooksPerOwner: integer(source, 'STACKHOOKS_MAX_HOOKS_PER_OWNER', 1000, 1, 10_000_000),
     requestsPerMinute: integer(source, 'STACKHOOKS_RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
-    observerPort: integer(source, 'STACKHOOKS_OBSERVER_PORT', 20455, 0, 65535),
-    observerHost: source.STACKHOOKS_OBSERVER_HOST || '127.0.0.1',
+    observerPort: integer(source, 'STACKHOOKS_OBSERVER_PORT', SERVER_DEFAULTS.observerPort, 0, 65535),
+    observerHost: source.get('STACKHOOKS_OBSERVER_HOST') || SERVER_DEFAULTS.observerHost,
     allowPrivateTargets: boolean(source, 'STACKHOOKS_ALLOW_PRIVATE_TARGETS'),
     deliveryConcurrency: integer(
       source,
@@ -170,64 +240,51 @@ export function nodeRpcOptions(
   };
 }
 
-function parseFlags(argv: string[]): Source {
-  const out: Source = {};
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split('=', 2);
-    const name = FLAGS[flag];
-    if (!name) throw new ConfigError(`unknown option ${flag}; known: ${Object.keys(FLAGS).join(', ')}`);
-    const value = inline ?? argv[++i];
-    if (value === undefined) throw new ConfigError(`${flag} needs a value`);
-    out[name] = value;
-  }
-  return out;
-}
-
-function integer(source: Source, name: string, fallback: number, min: number, max: number): number {
-  const raw = source[name];
+function integer(source: RawSettings, name: string, fallback: number, min: number, max: number): number {
+  const raw = source.get(name);
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+    throw source.invalid(name, ` must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return value;
 }
 
-function oneOf<T extends string>(source: Source, name: string, allowed: readonly T[], fallback: T): T {
-  const raw = source[name];
+function oneOf<T extends string>(source: RawSettings, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = source.get(name);
   if (raw === undefined || raw === '') return fallback;
   const value = raw.toLowerCase() as T;
   if (!allowed.includes(value))
-    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+    throw source.invalid(name, ` must be one of ${allowed.join(', ')}, got "${raw}"`);
   return value;
 }
 
-function boolean(source: Source, name: string): boolean {
-  const raw = (source[name] ?? '').toLowerCase();
+function boolean(source: RawSettings, name: string): boolean {
+  const raw = (source.get(name) ?? '').toLowerCase();
   if (raw === '' || raw === '0' || raw === 'false' || raw === 'no') return false;
   if (raw === '1' || raw === 'true' || raw === 'yes') return true;
-  throw new ConfigError(`${name} must be true or false, got "${source[name]}"`);
+  throw source.invalid(name, ` must be true or false, got "${source.get(name)}"`);
 }
 
-function duration(source: Source, name: string, fallback: number): number {
-  const raw = source[name];
+function duration(source: RawSettings, name: string, fallback: number): number {
+  const raw = source.get(name);
   if (raw === undefined || raw === '') return fallback;
   const value = parseDuration(raw);
   if (value === undefined)
-    throw new ConfigError(`${name} must be a duration like 500ms, 10s, 2m, 1h or 7d, got "${raw}"`);
+    throw source.invalid(name, ` must be a duration like 500ms, 10s, 2m, 1h or 7d, got "${raw}"`);
   return value;
 }
 
-function boundedDuration(source: Source, name: string, fallback: number, max: number): number {
+function boundedDuration(source: RawSettings, name: string, fallback: number, max: number): number {
   const value = duration(source, name, fallback);
   if (value <= 0 || value > max) {
-    throw new ConfigError(`${name} must be above 0 and at most ${max / 1000}s, got "${source[name]}"`);
+    throw source.invalid(name, ` must be above 0 and at most ${max / 1000}s, got "${source.get(name)}"`);
   }
   return value;
 }
 
-function httpUrl(source: Source, name: string): string | undefined {
-  const raw = source[name];
+function httpUrl(source: RawSettings, name: string): string | undefined {
+  const raw = source.get(name);
   if (raw === undefined || raw === '') return undefined;
   let url: URL | undefined;
   try {
@@ -236,19 +293,20 @@ function httpUrl(source: Source, name: string): string | undefined {
     url = undefined;
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new ConfigError(
-      `${name} must be an http:// or https:// URL like http://127.0.0.1:20443, got "${raw}"`,
+    throw source.invalid(
+      name,
+      ` must be an http:// or https:// URL like http://127.0.0.1:20443, got "${raw}"`,
     );
   }
   return raw;
 }
 
-function schedule(source: Source, name: string): number[] {
-  const raw = source[name];
+function schedule(source: RawSettings, name: string): number[] {
+  const raw = source.get(name);
   if (raw === undefined || raw === '') return [...DEFAULT_RETRY_SCHEDULE_MS];
   const steps = raw.split(',').map((part) => parseDuration(part));
   if (steps.length === 0 || steps.some((step) => step === undefined)) {
-    throw new ConfigError(`${name} must be comma-separated durations like 0,1s,5s,30s, got "${raw}"`);
+    throw source.invalid(name, ` must be comma-separated durations like 0,1s,5s,30s, got "${raw}"`);
   }
   return steps as number[];
 }

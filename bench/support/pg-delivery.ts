@@ -21,7 +21,7 @@ import { dropBenchSchema, freshBenchSchema } from './pg-schema.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const OWNER = 'bench';
 /** How a worker process is started, after any extra Node options (see `workerNodeArgs`). */
-const WORKER_ARGS = ['--import', 'tsx', 'apps/server/main.ts', '--role', 'worker'];
+const WORKER_ARGS = ['--import', 'tsx', 'apps/cli/main.ts', 'serve', '--role', 'worker'];
 /** Long enough for the slowest plausible drain (100/s), short enough to end a stuck run. */
 const DRAIN_TIMEOUT_MS = 150_000;
 

@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/** Node's arguments that run the `stackhooks` command line from its sources, as the build's bin would. */
+export const CLI_FROM_SOURCE = ['--import', 'tsx', 'apps/cli/main.ts'];
+
 /** A free TCP port on 127.0.0.1. */
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -15,7 +18,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** The server as its own process (`tsx apps/server/main.ts`), as `npm start` runs it. */
+/** The server as its own process (`stackhooks serve` from the sources), as `npm start` runs it. */
 export type ServerProcess = {
   child: ChildProcess;
   baseUrl: string;
@@ -31,7 +34,7 @@ export async function spawnServer(env: Record<string, string>, readyLine?: strin
   const port = env.STACKHOOKS_PORT ?? String(await freePort());
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'apps/server/main.ts', ...(env.ROLE ? ['--role', env.ROLE] : [])],
+    [...CLI_FROM_SOURCE, 'serve', ...(env.ROLE ? ['--role', env.ROLE] : [])],
     {
       cwd: ROOT,
       env: {
@@ -71,9 +74,6 @@ export async function spawnServer(env: Record<string, string>, readyLine?: strin
   }
   return { child, baseUrl, output: () => output, exited };
 }
-
-/** Node's arguments that run the `stackhooks` command line from its sources, as the build's bin would. */
-export const CLI_FROM_SOURCE = ['--import', 'tsx', 'apps/cli/main.ts'];
 
 /** Run the `stackhooks` command line to completion. */
 export async function runCli(

@@ -69,12 +69,29 @@ describe('readReplayTsv', () => {
     expect(String(error)).to.include(`${file}:2: expected 4 tab-separated columns`);
   });
 
+  it('counts the decompressed text of a gzipped file apart from the compressed bytes read', async () => {
+    const text = Array.from(
+      { length: 200 },
+      (_, i) => `${i}\tt\t/new_block\t{"pad":"${'x'.repeat(500)}"}\n`,
+    ).join('');
+    const file = join(dir, 'events.tsv.gz');
+    const zipped = gzipSync(text);
+    await writeFile(file, zipped);
+    const progress: ReadProgress = { bytesRead: 0, totalBytes: 0, textBytes: 0 };
+    for await (const line of readReplayTsv(file, progress)) void line;
+    expect(progress).to.deep.equal({
+      bytesRead: zipped.length,
+      totalBytes: zipped.length,
+      textBytes: Buffer.byteLength(text),
+    });
+  });
+
   it('reads no more than a few chunks ahead of the line being processed', async () => {
     // 40 lines of 1 MB: a reader that ran ahead would have most of the file in memory.
     const body = JSON.stringify({ pad: 'x'.repeat(1024 * 1024) });
     const file = join(dir, 'events.tsv');
     await writeFile(file, Array.from({ length: 40 }, (_, i) => `${i}\tt\t/new_block\t${body}\n`).join(''));
-    const progress: ReadProgress = { bytesRead: 0, totalBytes: 0 };
+    const progress: ReadProgress = { bytesRead: 0, totalBytes: 0, textBytes: 0 };
     const lines = readReplayTsv(file, progress);
     await lines.next();
     // Give a read-ahead every chance to happen while the first line is held.

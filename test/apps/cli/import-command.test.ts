@@ -53,6 +53,15 @@ describe('stackhooks import', function () {
     expect(await archivedCount(join(dir, 'data'))).to.equal(300);
   });
 
+  it('says "1 block", and shows its progress in megabytes of TSV text with the share of the file read', async () => {
+    const file = join(dir, 'one.tsv');
+    await writeTsv(file, 1);
+    const result = await runCli(['import', file], { STACKHOOKS_DATA_DIR: join(dir, 'data') });
+    expect(result.code, result.out).to.equal(0);
+    expect(result.out).to.include('read 1 block, archived 1 new one in ');
+    expect(result.out).to.match(/import: 1 block, \d+ blocks\/s, \d+\.\d MB read \(100%\)/);
+  });
+
   it('resumes after an interrupt from its last checkpoint and ends with every block once', async () => {
     // Far more blocks than are read by the time the kill lands, however fast the import gets.
     const blocks = 12_000;
@@ -113,7 +122,7 @@ describe('stackhooks import', function () {
       await writeFile(file, lines.join('\n') + '\n');
 
       const unnamed = await runCli(['import', file], { STACKHOOKS_DATA_DIR: join(dir, 'plain') });
-      expect(unnamed.out).to.include('3 contract calls to 1 contracts without a known ABI');
+      expect(unnamed.out).to.include('3 contract calls to 1 contract without a known ABI are archived');
       expect(unnamed.out).to.include('--node-rpc-url');
 
       const dataDir = join(dir, 'named');

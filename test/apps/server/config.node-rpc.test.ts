@@ -22,7 +22,7 @@ describe('readServerConfig: the node RPC', () => {
         STACKHOOKS_NODE_RPC_TIMEOUT: '500ms',
         STACKHOOKS_NODE_RPC_CONCURRENCY: '8',
       },
-      ['--node-rpc-url', 'https://node.example:20443/'],
+      { nodeRpcUrl: 'https://node.example:20443/' },
     );
     expect(nodeRpcOptions(config)).to.deep.equal({
       url: 'https://node.example:20443/',

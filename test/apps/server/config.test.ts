@@ -21,4 +21,20 @@ describe('readServerConfig', () => {
         );
     });
   });
+
+  describe('flags', () => {
+    it('lets --observer-port override STACKHOOKS_OBSERVER_PORT', () => {
+      const config = readServerConfig({ STACKHOOKS_OBSERVER_PORT: '20455' }, { observerPort: '30455' });
+      expect(config.observerPort).to.equal(30455);
+    });
+
+    it('names the variable when the bad value came from it, and the flag when it came from one', () => {
+      expect(() => readServerConfig({ STACKHOOKS_PORT: 'x' }))
+        .to.throw(ConfigError)
+        .with.property('message', 'STACKHOOKS_PORT must be an integer from 0 to 65535, got "x"');
+      expect(() => readServerConfig({ STACKHOOKS_PORT: '3000' }, { port: 'x' }))
+        .to.throw(ConfigError)
+        .with.property('message', '--port must be an integer from 0 to 65535, got "x"');
+    });
+  });
 });

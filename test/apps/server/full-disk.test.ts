@@ -13,7 +13,7 @@ import {
 } from '../../support/block-builder.js';
 import { sampleDefinition } from '../../support/definitions.js';
 import { send } from '../../support/raw-http.js';
-import { freePort } from '../../support/server-process.js';
+import { CLI_FROM_SOURCE, freePort } from '../../support/server-process.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 import { startTestReceiver } from '../../support/test-receiver.js';
 
@@ -74,7 +74,7 @@ describe('a full disk', function () {
         `mount -t tmpfs -o size=${TMPFS} tmpfs "$0" && exec "$@"`,
         dataDir,
         process.execPath,
-      ].concat(['--import', 'tsx', 'apps/server/main.ts']),
+      ].concat([...CLI_FROM_SOURCE, 'serve']),
       {
         cwd: ROOT,
         env: {

@@ -8,7 +8,7 @@ import { DatabaseStartError } from '../../../adapters/store-postgres/index.js';
 import { ConfigError } from '../../../apps/server/config.js';
 import { DataDirInUseError } from '../../../apps/server/data-dir-lock.js';
 import { startFailureLine } from '../../../apps/server/start-failure.js';
-import { freePort, spawnServer } from '../../support/server-process.js';
+import { CLI_FROM_SOURCE, freePort, spawnServer } from '../../support/server-process.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -20,7 +20,7 @@ async function failedStart(
   env: Record<string, string>,
   prefix: string[] = [],
 ): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  const argv = [...prefix, process.execPath, '--import', 'tsx', 'apps/server/main.ts'];
+  const argv = [...prefix, process.execPath, ...CLI_FROM_SOURCE, 'serve'];
   const child = spawn(argv[0], argv.slice(1), {
     cwd: ROOT,
     env: {
