@@ -10,7 +10,7 @@ export type ReceiverOptions = {
   port: number;
   /** Default 127.0.0.1: a development receiver has no business on other interfaces. */
   host?: string;
-  /** The owner's consumer secret (hex); without it deliveries are printed unchecked. */
+  /** The owner's consumer secret, `whsec_…` or hex; without it deliveries are printed unchecked. */
   secret?: string;
   /** Gets the text of each delivery, one call per delivery so concurrent ones never interleave. */
   out: (text: string) => void;
@@ -30,13 +30,25 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
 export type SignatureVerdict = { valid: boolean; text: string };
 
 /**
+ * The key bytes of a consumer secret given either way: `whsec_` + base64 (the Standard Webhooks
+ * form) or hex (the form of the API's `secret` field); undefined for anything else.
+ */
+export function secretKey(secret: string): Buffer | undefined {
+  if (secret.startsWith('whsec_')) {
+    const base64 = secret.slice('whsec_'.length);
+    return /^[A-Za-z0-9+/]+={0,2}$/.test(base64) ? Buffer.from(base64, 'base64') : undefined;
+  }
+  return /^([0-9a-fA-F]{2})+$/.test(secret) ? Buffer.from(secret, 'hex') : undefined;
+}
+
+/**
  * Check a Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `<id>.<timestamp>.<body>`
- * keyed with the bytes of the hex secret, compared in constant time against every signature
- * listed, with the timestamp within five minutes of now. Computed here rather than with the
- * server's signer so that the receiver is an independent check of what the server sends.
+ * keyed with the secret's bytes, compared in constant time against every signature listed, with
+ * the timestamp within five minutes of now. Computed here rather than with the server's signer so
+ * that the receiver is an independent check of what the server sends.
  */
 export function verifySignature(
-  secretHex: string,
+  key: Buffer,
   headers: IncomingMessage['headers'],
   body: Buffer,
   nowMs: number,
@@ -53,10 +65,7 @@ export function verifySignature(
   if (Math.abs(skew) > TIMESTAMP_TOLERANCE_SECONDS) {
     return invalid(`timestamp ${Math.abs(skew)} s ${skew > 0 ? 'old' : 'in the future'}`);
   }
-  const expected = createHmac('sha256', Buffer.from(secretHex, 'hex'))
-    .update(`${id}.${timestamp}.`)
-    .update(body)
-    .digest();
+  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest();
   const matches = signatures.split(' ').some((signature) => {
     if (!signature.startsWith('v1,')) return false;
     const given = Buffer.from(signature.slice(3), 'base64');
@@ -68,8 +77,11 @@ export function verifySignature(
 /** Listen for webhook POSTs, check their signatures when a secret is given, and print each one. */
 export async function startReceiver(options: ReceiverOptions): Promise<Receiver> {
   const { secret, out } = options;
-  if (secret !== undefined && !/^([0-9a-fA-F]{2})+$/.test(secret)) {
-    throw new ConfigError('--secret must be the consumer secret in hex (as the API shows it)');
+  const key = secret === undefined ? undefined : secretKey(secret);
+  if (secret !== undefined && key === undefined) {
+    throw new ConfigError(
+      '--secret must be the consumer secret: standard_webhooks_secret (whsec_…) or secret (hex), as the API shows them',
+    );
   }
   const now = options.now ?? Date.now;
   const server = createServer((req, res) => {
@@ -80,8 +92,8 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     readBody(req).then(
       (body) => {
         const verdict =
-          secret !== undefined
-            ? verifySignature(secret, req.headers, body, now())
+          key !== undefined
+            ? verifySignature(key, req.headers, body, now())
             : {
                 valid: true,
                 text: req.headers['webhook-signature'] ? 'signed (no --secret to check)' : 'unsigned',

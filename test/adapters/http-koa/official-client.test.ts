@@ -140,6 +140,11 @@ describe('the official @hirosystems/chainhooks-client against the API', () => {
     const rotated = await client.rotateConsumerSecret();
     expectSchema(schemas.secret, rotated);
     expect(rotated.secret).to.match(/^[0-9a-f]{64}$/);
+    // The same key for Standard Webhooks libraries, beside the hex the client's schema requires.
+    const { standard_webhooks_secret } = rotated as typeof rotated & { standard_webhooks_secret: string };
+    expect(standard_webhooks_secret).to.equal(
+      `whsec_${Buffer.from(rotated.secret!, 'hex').toString('base64')}`,
+    );
     expect((await client.getConsumerSecret()).secret).to.equal(rotated.secret);
     const again = await client.rotateConsumerSecret();
     expect(again.secret).to.not.equal(rotated.secret);

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import { startReceiver, type Receiver } from '../../../apps/cli/receive-command.js';
+import { standardWebhooksSecret } from '../../../core/delivery/sign-payload.js';
 import { send } from '../../support/raw-http.js';
 
 const SECRET = 'a1'.repeat(32);
@@ -190,9 +191,26 @@ describe('stackhooks receive', () => {
     expect(printed.join('\n')).to.include('body is not JSON');
   });
 
-  it('refuses a secret that is not hex', async () => {
-    let error: unknown;
-    await startReceiver({ port: 0, secret: 'not-hex', out: () => undefined }).catch((err) => (error = err));
-    expect(String(error)).to.match(/--secret must be the consumer secret in hex/);
+  it('checks signatures with the secret in its whsec_ form as with its hex form', async () => {
+    const base = await start(standardWebhooksSecret(SECRET));
+    const body = JSON.stringify(payload);
+    const ts = now();
+    const headers = { 'webhook-id': 'p-9', 'webhook-timestamp': String(ts) };
+    expect(
+      (await deliver(base, { ...headers, 'webhook-signature': sign(SECRET, 'p-9', ts, body) }, body)).status,
+    ).to.equal(200);
+    expect(printed.join('\n')).to.include('signature ok');
+    const other = sign('ab'.repeat(32), 'p-9', ts, body);
+    expect((await deliver(base, { ...headers, 'webhook-signature': other }, body)).status).to.equal(401);
+  });
+
+  it('refuses a secret that is neither whsec_ base64 nor hex', async () => {
+    for (const secret of ['not-hex', 'whsec_not base64!']) {
+      let error: unknown;
+      await startReceiver({ port: 0, secret, out: () => undefined }).catch((err) => (error = err));
+      expect(String(error), secret).to.match(
+        /--secret must be the consumer secret: standard_webhooks_secret \(whsec_…\) or secret \(hex\)/,
+      );
+    }
   });
 });
