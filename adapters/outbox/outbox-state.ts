@@ -180,15 +180,25 @@ export class OutboxState {
   }
 
   /**
-   * Make a logged payload pending again, due at `now`, behind the hook's pending ones. `changed` is
-   * false when it was pending already (left where it is). Throws BodyGoneError when its body is gone.
+   * Make a logged payload pending again, due at `now`, behind the hook's pending ones. A payload
+   * still pending stays where it is, and its hook's queue is due at `now` (its head waits for no
+   * scheduled retry): it goes out as soon as the payloads ahead of it have. `changed` is false when
+   * nothing moved. Throws BodyGoneError when its body is gone.
    */
   redeliver(hookUuid: string, id: string, now: number): Redelivery | undefined {
     const entry = this.entryOf(hookUuid, id) ?? this.warmFailed(hookUuid, id);
-    if (!entry) return undefined;
-    if (entry.state === 'pending') return { record: recordOf(entry), changed: false };
+    const hook = this.hooks.get(hookUuid);
+    if (!entry || !hook) {
+      // A pending payload on disk, behind the hook's window of pending payloads in memory.
+      const cold = hook && this.findCold(hookUuid, id);
+      if (!cold || cold.run.state !== 'pending') return undefined;
+      return { record: this.coldRecord(cold.payload, cold.run), changed: this.hastenHead(hook, now) };
+    }
+    if (entry.state === 'pending') {
+      const changed = this.hastenHead(hook, now);
+      return { record: recordOf(entry), changed };
+    }
     if (!entry.loc) throw new BodyGoneError(id);
-    const hook = this.hooks.get(hookUuid)!;
     this.setState(hook, entry, 'pending', null);
     entry.next_attempt_at = now;
     entry.delivered_at = null;
@@ -477,6 +487,18 @@ export class OutboxState {
     entry.failure_reason = reason;
     entry.held_reason = null;
     if (state !== 'pending') entry.next_attempt_at = null;
+  }
+
+  // Bring the hook's head forward to `now` when its next attempt was later; true when it moved.
+  private hastenHead(hook: HookLog, now: number): boolean {
+    const id = hook.pending.first();
+    const head = id === undefined ? undefined : this.entries.get(id)!;
+    if (!head || head.next_attempt_at === null || head.next_attempt_at <= now) return false;
+    head.next_attempt_at = now;
+    head.held_reason = null;
+    this.headMoved(hook);
+    this.see(now);
+    return true;
   }
 
   private headMoved(hook: HookLog): void {

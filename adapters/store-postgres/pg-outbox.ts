@@ -201,7 +201,10 @@ export class PgOutbox implements DeliveryQueue {
     return rows[0] && recordOfRow(rows[0]);
   }
 
-  /** Queue a logged payload again at the back of its hook's queue; rejects with PgBodyGoneError when its body is gone. */
+  /**
+   * Queue a logged payload again at the back of its hook's queue (a pending one stays where it is,
+   * its hook's queue due now); rejects with PgBodyGoneError when its body is gone.
+   */
   async redeliver(hookUuid: string, id: string, now: number): Promise<DeliveryRecord | undefined> {
     return this.db.transaction(async (client) => {
       // A new place in the queue is a sequence value, so it is taken in turn with enqueues.
@@ -213,7 +216,22 @@ export class PgOutbox implements DeliveryQueue {
       );
       const found = rows[0];
       if (!found) return undefined;
-      if (found.state === 'pending') return recordOfRow(found);
+      if (found.state === 'pending') {
+        // It stays where it is; the hook's queue is due now instead of at its head's next retry.
+        const hastened = await client.query(
+          `UPDATE outbox_payloads SET next_attempt_at = $2, held_reason = NULL
+           WHERE id = (SELECT head_id FROM outbox_queues WHERE hook_uuid = $1) AND state = 'pending'
+             AND next_attempt_at > $2`,
+          [hookUuid, now],
+        );
+        if (!hastened.rowCount) return recordOfRow(found);
+        await refreshHead(client, hookUuid, false);
+        const again = await client.query<RecordRow>(
+          `SELECT ${RECORD_COLUMNS} FROM outbox_payloads WHERE id = $1`,
+          [id],
+        );
+        return recordOfRow(again.rows[0]);
+      }
       if (found.gone) throw new PgBodyGoneError(id);
       const [seq] = await takeSeqs(client, 1);
       const updated = await client.query<RecordRow>(

@@ -93,7 +93,10 @@ export interface DeliveryQueue {
   get(hookUuid: string, id: string): Promise<DeliveryRecord | undefined>;
   /**
    * Send a logged payload again: it becomes pending, due at `now`, behind the hook's other pending
-   * payloads, keeping its id and its attempts. Undefined when the hook has no such payload.
+   * payloads, keeping its id and its attempts. A payload still pending keeps its place, and the
+   * hook's oldest pending payload becomes due at `now` if its next attempt was later, so that it,
+   * and then this one, go out without waiting for a scheduled retry. Undefined when the hook has no
+   * such payload.
    */
   redeliver(hookUuid: string, id: string, now: number): Promise<DeliveryRecord | undefined>;
   /** Forget delivered and failed payloads created before `before` (ms); returns how many. */

@@ -334,6 +334,37 @@ export function deliveryQueueContract(
       expect(await queue.redeliver('h1', 'msg_unknown', T0)).to.equal(undefined);
     });
 
+    it('makes a pending payload waiting for its retry due at once when asked to redeliver it', async () => {
+      const [a, b] = [outgoing('h1'), outgoing('h1')];
+      await queue.enqueue([a, b]);
+      await queue.recordAttempt(a.id, attemptAt(T0, 500), {
+        state: 'pending',
+        next_attempt_at: T0 + 800_000,
+      });
+      expect(await queue.due(T0 + 10, 10, none)).to.deep.equal([]);
+      expect(await queue.redeliver('h1', a.id, T0 + 10)).to.include({
+        state: 'pending',
+        next_attempt_at: T0 + 10,
+      });
+      expect(await queue.nextDueAt()).to.equal(T0 + 10);
+      expect(await queue.due(T0 + 10, 10, none)).to.deep.equal([{ payload: a, attempts: 1 }]);
+    });
+
+    it('sends the payloads ahead of a pending one asked to be redelivered first, in order', async () => {
+      const [a, b, c] = [outgoing('h1'), outgoing('h1'), outgoing('h1')];
+      await queue.enqueue([a, b, c]);
+      await queue.recordAttempt(a.id, attemptAt(T0, 500), {
+        state: 'pending',
+        next_attempt_at: T0 + 800_000,
+      });
+      // c waits behind a and b (on disk, where the outbox keeps only two in memory): asking for it
+      // brings the hook's queue forward, a first.
+      expect(await queue.redeliver('h1', c.id, T0 + 10)).to.include({ id: c.id, state: 'pending' });
+      expect(await queue.due(T0 + 10, 10, none)).to.deep.equal([{ payload: a, attempts: 1 }]);
+      await queue.recordAttempt(a.id, attemptAt(T0 + 10, 200), { state: 'delivered' });
+      expect(await drain(queue)).to.deep.equal([b.id, c.id]);
+    });
+
     it('prunes settled payloads created before the cutoff and never a pending one', async () => {
       const [old1, old2, oldPending, fresh] = [
         outgoing('h1', { created_at: T0 }),
