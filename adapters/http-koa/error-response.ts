@@ -14,7 +14,7 @@ const STATUS_BY_CODE: Record<FailureCode, number> = {
   unavailable: 503,
 };
 
-/** The error body of compat.md section 3. */
+/** The error body of Hiro's Chainhooks API. */
 export type ErrorBody = { statusCode: number; error: string; message: string; details?: FieldProblem[] };
 
 /** Write an error body with the reason phrase of its status. */

@@ -16,7 +16,7 @@ export type HookRouteDeps = {
 };
 
 /**
- * The routes under `/me` (compat.md section 2). Fixed paths (`/me/enabled`, `/me/secret`) are
+ * The routes under `/me`. Fixed paths (`/me/enabled`, `/me/secret`) are
  * registered before `/me/:uuid` so they are never read as a uuid.
  */
 export function addHookRoutes(router: Router<ApiState>, deps: HookRouteDeps): void {

@@ -5,7 +5,7 @@ import type { TransactionEvent } from './transaction-event.js';
 import type { TransactionPayload, TransactionStatus, TransactionType } from './transaction-payload.js';
 
 /**
- * The normalized block: a node block turned into the payload Block model of compat.md section 8,
+ * The normalized block: a node block turned into the Block model of Hiro's payloads,
  * holding everything any payload option needs, so that shaping a payload for a hook's options is
  * a projection. Normalized blocks are shared by every hook: treat them as read-only.
  *
@@ -86,7 +86,7 @@ export type NormalizedBlockMetadata = {
 /** One transaction: the payload Transaction, plus what matchers need that the payload lacks. */
 export type NormalizedTransaction = {
   transaction_identifier: { hash: string };
-  /** Numbered from 0 in compat.md section 8's order; committed events only. */
+  /** Numbered from 0 in the order of Hiro's payloads; committed events only. */
   operations: NormalizedOperation[];
   metadata: NormalizedTransactionMetadata;
   /** The decoded payload (kind and target), for matchers; not a payload field. */

@@ -26,7 +26,7 @@ type Account = { address: string };
 /** An amount moved by an operation; `value` is a decimal string, negative for a debit. */
 export type OperationAmount = { value: string; currency: Currency };
 
-/** STX, an FT or an NFT, as compat.md section 8 describes them. */
+/** STX, an FT or an NFT, as Hiro's payloads describe them. */
 export type Currency = {
   symbol: string;
   decimals: number;

@@ -46,7 +46,7 @@ export function withOperations(tx: TransactionWithoutOperations): NormalizedTran
 }
 
 /**
- * A transaction's operations in compat.md section 8's order: the fee (when above 0; paid by the
+ * A transaction's operations in the order of Hiro's payloads: the fee (when above 0; paid by the
  * sponsor when sponsored), the transaction's own operation (none for an STX transfer: its
  * transfer event says it), then one or two per committed event in event order. Uncommitted
  * events are effects that never happened, so they make no operation.

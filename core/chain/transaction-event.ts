@@ -1,11 +1,11 @@
 import type { ClarityValueRepr } from './clarity-value.js';
 
 /**
- * An event a transaction emitted, with what filters look at (compat.md section 4), named as the
+ * An event a transaction emitted, with what filters look at, named as the
  * filters name them.
  *
  * `committed: false` marks an event of an aborted transaction: an effect that never happened.
- * Such events never become operations, and filters must skip them (compat.md section 4: event
+ * Such events never become operations, and filters must skip them (event
  * filters see committed events only). They are kept, marked, only so that a transaction's event
  * list mirrors what the node reported (same `event_index` numbering) when a matcher is debugged;
  * nothing else may read them.

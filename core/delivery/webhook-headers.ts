@@ -1,7 +1,7 @@
 import type { OutgoingPayload } from '../ports/delivery-queue.js';
 import { signPayload } from './sign-payload.js';
 
-/** The headers of compat.md section 7 for one attempt; the secret ones only when the owner has a secret. */
+/** The headers of Hiro's Chainhooks API for one attempt; the secret ones only when the owner has a secret. */
 export function webhookHeaders(
   payload: OutgoingPayload,
   body: string,

@@ -1,4 +1,4 @@
-/** The hook definition a user registers: what to watch and where to send it (compat.md sections 2, 4, 8). */
+/** The hook definition a user registers: what to watch and where to send it. */
 
 export type Network = 'mainnet' | 'testnet';
 
@@ -79,7 +79,7 @@ export type EventFilter =
 
 export type EventFilterType = EventFilter['type'];
 
-/** Every filter type, in the order compat.md section 4 lists them. */
+/** Every filter type, in the order Hiro's Chainhooks API lists them. */
 export const EVENT_FILTER_TYPES: readonly EventFilterType[] = [
   'ft_transfer',
   'ft_mint',

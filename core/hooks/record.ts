@@ -1,7 +1,7 @@
 import type { ReceiverStanding } from '../delivery/receiver-standing.js';
 import type { HookDefinition } from './definition.js';
 
-/** Where a hook is in its life (compat.md section 5); `enabled` is kept apart. */
+/** Where a hook is in its life; `enabled` is kept apart. */
 export type HookStatusValue = 'new' | 'streaming' | 'expired' | 'interrupted';
 
 export const HOOK_STATUS_VALUES: readonly HookStatusValue[] = ['new', 'streaming', 'expired', 'interrupted'];

@@ -3,7 +3,7 @@ import type { NormalizedOperation } from '../chain/operation.js';
 /**
  * The account whose balance the operation changes, or undefined for an operation that moves no
  * balance. Balance-changing are the fee, token transfers (either side), mints, burns and STX locks
- * (compat.md section 4, `balance_change`).
+ * (the `balance_change` filter).
  */
 export function balanceAccount(op: NormalizedOperation): string | undefined {
   switch (op.type) {

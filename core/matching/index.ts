@@ -1,4 +1,4 @@
-/** Filter matching (compat.md section 4): the reference matcher, and the hook index that makes it cheap for many hooks. */
+/** Filter matching: the reference matcher, and the hook index that makes it cheap for many hooks. */
 export { matchTransaction, matchesAnyFilter } from './match-transaction.js';
 export { isEventLevel, matchEvent, type EventLevelFilter } from './match-event.js';
 export { matchesNftValue } from './nft-value.js';

@@ -47,7 +47,7 @@ export function isEventLevel(filter: EventFilter): filter is EventLevelFilter {
 }
 
 /**
- * Whether this one event satisfies an event filter (compat.md section 4): of the filter's kind,
+ * Whether this one event satisfies an event filter: of the filter's kind,
  * committed (an aborted transaction's events never happened), and every narrowing field given
  * equal to the event's (`receiver` is the event's recipient; `contract_log.sender` is `txSender`,
  * the transaction's sender).

@@ -5,7 +5,7 @@ import { balanceAccount } from './balance-account.js';
 import { matchEvent } from './match-event.js';
 
 /**
- * Whether one filter matches a transaction, as compat.md section 4 defines it. Event filters see
+ * Whether one filter matches a transaction, as Hiro's Chainhooks API defines it. Event filters see
  * committed events only (`matchEvent`); kind filters (`contract_deploy`, `contract_call`,
  * `coinbase`, `tenure_change`) match whatever the transaction's result; `balance_change` looks at
  * the operations. This is the reference: the hook index only narrows which filters it asks.

@@ -2,7 +2,7 @@ import type { ClarityValueRepr } from '../chain/clarity-value.js';
 import type { NftValue } from '../hooks/definition.js';
 
 /**
- * Whether an NFT filter's `value` names this token id (compat.md section 4): an integer N is the
+ * Whether an NFT filter's `value` names this token id: an integer N is the
  * id `(uint N)`, whose repr is `uN`; a string is the id's Clarity repr, exactly, or, when it starts
  * with `0x`, its serialization, with the hex digits compared case-insensitively.
  */

@@ -18,7 +18,7 @@ export type ShapeInput = {
 };
 
 /**
- * The webhook body for one hook and one chain update (compat.md sections 7 and 8): each block
+ * The webhook body for one hook and one chain update: each block
  * with only its matched transactions, each transaction with all of its operations, projected
  * through the hook's payload options; `apply` blocks canonical, `rollback` blocks not. Pure, and
  * the input is never mutated; the result shares read-only parts with the block and with other

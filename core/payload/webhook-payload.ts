@@ -9,7 +9,7 @@ import type {
 import type { PostConditions } from '../chain/post-condition.js';
 import type { Network } from '../hooks/definition.js';
 
-// The body of a webhook delivery (compat.md sections 7 and 8), in the shape of the official
+// The body of a webhook delivery, in the shape of the official
 // client's `ChainhookEventSchema`. Payloads share parts with each other and with the normalized
 // block they come from: treat them as read-only (they are serialized, never edited).
 

@@ -6,7 +6,7 @@ import { BLOCK_STORE, type BlockStore } from '../ports/block-store.js';
 import { HOOK_REPOSITORY, type HookRepository } from '../ports/hook-repository.js';
 import { INPUT_VALIDATOR, type InputValidator } from '../ports/input-validator.js';
 
-/** Runs an accepted evaluation: match one archived block and deliver what matches (compat.md section 6). */
+/** Runs an accepted evaluation: match one archived block and deliver what matches. */
 export interface EvaluationRunner {
   /** Evaluate `block` against `hook` in the background; counters and status never change. */
   run(hook: StoredHook, block: NormalizedBlock): void;
@@ -34,7 +34,7 @@ export class HookEvaluations {
     this.runner.run(hook, block);
   }
 
-  // The hash wins when both are given (compat.md section 6).
+  // The hash wins when both are given, as in Hiro's API.
   private async findBlock(target: {
     block_height?: number;
     index_block_hash?: string;

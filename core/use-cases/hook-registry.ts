@@ -24,7 +24,7 @@ export interface HookChangeListener {
 /** How delivery in this process treats a hook's receiver, when that is worth showing in its record. */
 export type ReceiverStandings = (hook: StoredHook) => ReceiverStanding | undefined;
 
-/** Register, list, read, change, enable and delete hooks, one owner at a time (compat.md sections 2 and 5). */
+/** Register, list, read, change, enable and delete hooks, one owner at a time. */
 @injectable()
 export class HookRegistry {
   private readonly listeners: HookChangeListener[] = [];

@@ -131,7 +131,7 @@ export class WebhookAttempts {
       const outcome = { state: 'pending' as const, next_attempt_at: nextAttemptAt! };
       await ctx.recorder.record({ id, attempt, outcome });
     } else {
-      // A failed evaluation never interrupts the hook (compat.md section 6). A live one does, before
+      // A failed evaluation never interrupts the hook, as in Hiro's API. A live one does, before
       // its failure is recorded: once the failure shows, a redeliver of it must not be failed too.
       if (payload.kind === 'live') await this.interrupt(payload, step.reason);
       await ctx.recorder.record({ id, attempt, outcome: { state: 'failed', reason: step.reason } });

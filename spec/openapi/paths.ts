@@ -4,7 +4,7 @@ type Operation = { [field: string]: Json };
 
 const API_KEY = [{ apiKey: [] }];
 
-/** The error statuses of compat.md section 3, each a shared response of the document. */
+/** The error statuses of Hiro's Chainhooks API, each a shared response of the document. */
 export const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
   400: {
     name: 'BadRequest',
@@ -55,7 +55,7 @@ function hookOperation(operation: Operation, ...statuses: number[]): Operation {
   };
 }
 
-/** Every route of compat.md section 2, relative to either server prefix. */
+/** Every route of Hiro's Chainhooks API, relative to either server prefix. */
 export function apiPaths(): Record<string, Json> {
   return {
     '/': {
