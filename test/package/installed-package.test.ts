@@ -137,6 +137,22 @@ describe('the package installed from its tarball', function () {
     ).to.deep.equal([]);
   });
 
+  it('carries its license text, its changelog, its repository and the Node versions it runs on', async () => {
+    const installed = join(project, 'node_modules/stackhooks');
+    const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as {
+      license: string;
+      repository: { url: string };
+      engines: { node: string };
+    };
+    expect(manifest.license).to.equal('Apache-2.0');
+    expect(manifest.repository.url).to.match(/^git\+https:\/\/github\.com\/.+\.git$/);
+    expect(manifest.engines.node).to.equal('>=20.19');
+    expect(await readFile(join(installed, 'LICENSE'), 'utf8')).to.match(
+      /Apache License\s+Version 2\.0, January 2004/,
+    );
+    expect(await readFile(join(installed, 'CHANGELOG.md'), 'utf8')).to.include(`## ${version}`);
+  });
+
   it('answers npx stackhooks --version with the package version', async () => {
     const result = await run(NPX_CLI, ['--no', '--', 'stackhooks', '--version'], project);
     expect(result.code, result.out).to.equal(0);
