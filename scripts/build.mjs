@@ -2,7 +2,7 @@
 // does not emit. Plain JavaScript so that it runs wherever the package is built (packed, or
 // installed from git), with nothing but node and the devDependencies.
 import { spawnSync } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -20,3 +20,8 @@ if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 
 // The Postgres schema is SQL read at run time beside the compiled migrate.js.
 cpSync('adapters/store-postgres/migrations', 'dist/adapters/store-postgres/migrations', { recursive: true });
+
+// The command line runs as an executable: npx and a clone's bin link call the file itself, and tsc
+// writes it without the execute bit.
+const { bin } = JSON.parse(readFileSync('package.json', 'utf8'));
+for (const file of Object.values(bin)) chmodSync(file, 0o755);

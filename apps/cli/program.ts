@@ -32,7 +32,10 @@ export function buildProgram(
     .showSuggestionAfterError()
     .exitOverride()
     .configureOutput({ ...output, outputError: (text, write) => write(`stackhooks: ${oneLine(text)}\n`) });
-  program.addHelpText('after', '\nEach command has its own help: stackhooks <command> --help');
+  program.addHelpText(
+    'after',
+    `${example('stackhooks serve --port 3000')}\n\nEach command has its own help: stackhooks <command> --help`,
+  );
 
   program
     .command('serve')
@@ -89,7 +92,8 @@ export function buildProgram(
 
   const keys = program
     .command('keys')
-    .description('create, list and revoke API keys (whether or not the server runs)');
+    .description('create, list and revoke API keys (whether or not the server runs)')
+    .addHelpText('after', example('stackhooks keys create --owner alice'));
   const keysAction =
     (action: (args: string[], options: Record<string, string>) => KeysAction) =>
     async (...args: unknown[]) => {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
@@ -151,6 +151,10 @@ describe('the package installed from its tarball', function () {
       /Apache License\s+Version 2\.0, January 2004/,
     );
     expect(await readFile(join(installed, 'CHANGELOG.md'), 'utf8')).to.include(`## ${version}`);
+  });
+
+  it('builds its command line as an executable, so that a clone runs it through npx too', async () => {
+    expect((await stat(join(ROOT, 'dist/apps/cli/main.js'))).mode & 0o111).to.equal(0o111);
   });
 
   it('answers npx stackhooks --version with the package version', async () => {

@@ -19,6 +19,8 @@ async function parse(args: string[]): Promise<{ error: unknown; out: string; err
 
 /** Every command, with what it needs so that one more option is the only thing wrong. */
 const COMMANDS: { path: string[]; required: string[] }[] = [
+  { path: [], required: [] },
+  { path: ['keys'], required: [] },
   { path: ['serve'], required: [] },
   { path: ['migrate'], required: [] },
   { path: ['keys', 'create'], required: ['--owner', 'alice'] },
@@ -33,17 +35,18 @@ const COMMANDS: { path: string[]; required: string[] }[] = [
 describe('the stackhooks command line', () => {
   for (const { path, required } of COMMANDS) {
     const name = path.join(' ');
+    const title = name || 'the program itself';
 
-    it(`prints usage, options and an example for ${name} --help`, async () => {
+    it(`prints usage, options and an example for ${title} --help`, async () => {
       const { error, out } = await parse([...path, '--help']);
       expect(error).to.be.instanceOf(CommanderError);
       expect((error as CommanderError).exitCode).to.equal(0);
-      expect(out).to.include(`Usage: stackhooks ${name}`);
+      expect(out).to.include(`Usage: stackhooks ${name}`.trim());
       expect(out).to.include('Options:');
       expect(out).to.match(/Example:\n {2}\$ (\S+=\S+ )*stackhooks /);
     });
 
-    it(`refuses an unknown option to ${name} in one line`, async () => {
+    it(`refuses an unknown option to ${title} in one line`, async () => {
       const { error, err } = await parse([...path, ...required, '--xyzzy']);
       expect(error).to.be.instanceOf(CommanderError);
       expect((error as CommanderError).exitCode).to.not.equal(0);
