@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa, { type Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { StackhooksError } from '../../core/hooks/errors.js';
+import type { Readiness } from '../../core/health/readiness.js';
 import type { ServiceCondition } from '../../core/health/service-conditions.js';
 import type { QuarantineEntry } from '../../core/ports/block-store.js';
 import type { Logger } from '../../core/ports/logger.js';
@@ -11,7 +12,7 @@ import type { ApiContext, ApiState } from './api-state.js';
 import { errorResponse, sendError } from './error-response.js';
 import { addHookRoutes, type HookRouteDeps } from './hook-routes.js';
 import { RequestRateLimit } from './rate-limit.js';
-import { requestLog } from './request-log.js';
+import { requestLog, type RequestDone } from './request-log.js';
 
 /** Both prefixes: the documented one first, then the one the npm client calls. */
 export const API_PREFIXES = ['/chainhooks/v1', '/chainhooks'] as const;
@@ -25,6 +26,10 @@ export type HttpApiOptions = HookRouteDeps & {
   bodyLimitBytes?: number;
   /** The archive's view of the chain, added to the status route for operators. */
   chainStatus?: () => Promise<ChainStatus>;
+  /** Told of every request as it ends (for metrics). */
+  onRequest?: (request: RequestDone) => void;
+  /** Whether the service should get traffic, for `GET /ready` (without it, `/ready` is not served). */
+  readiness?: () => Promise<Readiness>;
 };
 
 /**
@@ -41,6 +46,10 @@ export type ChainStatus = {
     newest_entry: { id: number; received_at: number } | null;
     processed_entry: number;
     entries_behind: number;
+    /** When the node posted the last block processed (ms), or null before the first. */
+    last_block_at: number | null;
+    /** How long the oldest entry not yet processed has waited (seconds; 0 when caught up). */
+    lag_seconds: number;
   };
   /** The chain's health: when the last block came, open gaps, held orphans, unreadable and quarantined bodies. */
   chain?: ChainHealthStatus;
@@ -78,7 +87,7 @@ export type ChainHealthStatus = {
 export function createHttpApi(options: HttpApiOptions): { app: Koa<ApiState>; router: Router<ApiState> } {
   const router = createApiRouter(options);
   const app = new Koa<ApiState>();
-  app.use(requestLog(options.logger));
+  app.use(requestLog(options.logger, options.onRequest));
   app.use(errorResponse(options.logger));
   app.use(routeApi(router));
   app.use(async (ctx: ApiContext) => {
@@ -92,6 +101,18 @@ export function createHttpApi(options: HttpApiOptions): { app: Koa<ApiState>; ro
 export function createApiRouter(options: HttpApiOptions): Router<ApiState> {
   const root = new Router<ApiState>();
   const limit = new RequestRateLimit(options.requestsPerMinute);
+  // Probes, at the root and with no key: a load balancer or an orchestrator asks them.
+  root.get('/health', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  const { readiness } = options;
+  if (readiness) {
+    root.get('/ready', async (ctx) => {
+      const answer = await readiness();
+      ctx.status = answer.ready ? 200 : 503;
+      ctx.body = answer;
+    });
+  }
   for (const prefix of API_PREFIXES) {
     const api = new Router<ApiState>({ prefix });
     const status = async (ctx: ApiContext) => {

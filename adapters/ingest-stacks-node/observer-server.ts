@@ -17,8 +17,8 @@ export const OBSERVER_BODIES_IN_FLIGHT_BYTES = OBSERVER_BODY_LIMIT;
 export type ObserverOptions = {
   log: EventLog;
   logger: Logger;
-  /** Called after each entry is durably appended, to wake the processing loop. */
-  onAppended: (id: number) => void;
+  /** Called after each entry is durably appended, to wake the processing loop (and count it). */
+  onAppended: (id: number, path: string) => void;
   now?: () => number;
   /** Bytes of bodies held at once (default `OBSERVER_BODIES_IN_FLIGHT_BYTES`). */
   bodiesInFlightBytes?: number;
@@ -128,7 +128,7 @@ async function handle(
     }
     const id = await options.log.append(path, body, now());
     reply(res, 200, { result: 'ok', id });
-    options.onAppended(id);
+    options.onAppended(id, path);
   } finally {
     budget.release(reserved);
   }

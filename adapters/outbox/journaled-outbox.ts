@@ -6,6 +6,7 @@ import type {
   DeliveryQueue,
   DueDelivery,
   OutgoingPayload,
+  PendingSummary,
 } from '../../core/ports/delivery-queue.js';
 import { EnqueueListeners } from './enqueue-listeners.js';
 import { locTuple, type JournalEntry } from './journal-entry.js';
@@ -118,6 +119,11 @@ export class JournaledOutbox implements DeliveryQueue {
     const result = this.state.redeliver(hookUuid, id, now);
     await this.journal.commit(result?.changed ? [{ t: 'redelivered', hook: hookUuid, id, now }] : []);
     return result?.record;
+  }
+
+  /** Payloads pending, and when the oldest hook head was created. */
+  async pendingSummary(): Promise<PendingSummary> {
+    return this.state.pendingSummary();
   }
 
   /** Forget settled payloads created before `before`; the commit compacts when something went. */

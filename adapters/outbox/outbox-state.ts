@@ -4,12 +4,20 @@ import type {
   DeliveryPage,
   DueDelivery,
   OutgoingPayload,
+  PendingSummary,
 } from '../../core/ports/delivery-queue.js';
 import { BodyGoneError } from './body-gone-error.js';
 import { ColdRun, idHash, type ColdPayload, type ColdRunSnapshot } from './cold-run.js';
 import { insertByAge, pageOf } from './delivery-log.js';
 import { HookHeads, type HookQueue } from './hook-heads.js';
-import { coldCandidates, newHookLog, pendingRun, pendingRunOf, type HookLog } from './hook-log.js';
+import {
+  coldCandidates,
+  newHookLog,
+  pendingCount,
+  pendingRun,
+  pendingRunOf,
+  type HookLog,
+} from './hook-log.js';
 import { metaOf, recordOf, type OutboxEntry, type PayloadMeta } from './outbox-entry.js';
 import type { Locator } from './payload-segments.js';
 import type { PayloadStore } from './payload-store.js';
@@ -100,6 +108,21 @@ export class OutboxState {
   /** When the earliest pending payload is due. */
   nextDueAt(): number | undefined {
     return this.heads.nextDueAt();
+  }
+
+  /** Payloads pending, and when the oldest hook head was created: one pass over the hooks. */
+  pendingSummary(): PendingSummary {
+    let pending = 0;
+    let oldest: number | undefined;
+    for (const hook of this.hooks.values()) {
+      const count = pendingCount(hook);
+      if (count === 0) continue;
+      pending += count;
+      const head = hook.pending.first();
+      const createdAt = head === undefined ? undefined : this.entries.get(head)?.meta.created_at;
+      if (createdAt !== undefined && (oldest === undefined || createdAt < oldest)) oldest = createdAt;
+    }
+    return { pending, oldestHeadCreatedAt: oldest };
   }
 
   /**

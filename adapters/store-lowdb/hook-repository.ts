@@ -3,7 +3,12 @@ import type { LiveProgress, LiveStep } from '../../core/hooks/live-progress.js';
 import { advanceProgress, rebase, withLiveProgress } from '../../core/hooks/live-progress.js';
 import { isListFiltered, matchesListFilter, type HookListFilter } from '../../core/hooks/list-filter.js';
 import type { StoredHook } from '../../core/hooks/record.js';
-import type { HookPage, HookRepository, HookSelection } from '../../core/ports/hook-repository.js';
+import type {
+  HookPage,
+  HookRepository,
+  HookSelection,
+  HookStatusCount,
+} from '../../core/ports/hook-repository.js';
 import { compareHooks } from './hook-table.js';
 import { STORE_FILE } from './store-file.js';
 import type { StoreFile } from './store-file.js';
@@ -140,6 +145,18 @@ export class LowdbHookRepository implements HookRepository {
   /** Every hook of every owner, in the order they were stored. */
   async listAll(): Promise<StoredHook[]> {
     return Array.from(this.file.state.hooks.all(), (hook) => this.#view(hook));
+  }
+
+  /** Hooks by status and `enabled`, counted in place (no copies). */
+  async statusCounts(): Promise<HookStatusCount[]> {
+    const counts = new Map<string, HookStatusCount>();
+    for (const { status } of this.file.state.hooks.all()) {
+      const key = `${status.status}|${status.enabled}`;
+      const entry = counts.get(key);
+      if (entry) entry.count++;
+      else counts.set(key, { status: status.status, enabled: status.enabled, count: 1 });
+    }
+    return [...counts.values()];
   }
 
   /** A copy of a stored hook as the API shows it: its counters as of the live stream's progress. */

@@ -7,8 +7,13 @@ import {
   type LiveStep,
 } from '../../core/hooks/live-progress.js';
 import { isListFiltered, matchesListFilter, type HookListFilter } from '../../core/hooks/list-filter.js';
-import type { StoredHook } from '../../core/hooks/record.js';
-import type { HookPage, HookRepository, HookSelection } from '../../core/ports/hook-repository.js';
+import type { HookStatusValue, StoredHook } from '../../core/hooks/record.js';
+import type {
+  HookPage,
+  HookRepository,
+  HookSelection,
+  HookStatusCount,
+} from '../../core/ports/hook-repository.js';
 import type { Database } from './database.js';
 
 /** Any fixed number, apart from migrate's: the first key of the per-owner insert lock. */
@@ -249,6 +254,15 @@ export class PgHookRepository implements HookRepository {
       `SELECT ${READ_COLUMNS} FROM ${HOOKS_WITH_PROGRESS} ${LISTING_ORDER}`,
     );
     return rows.map(toHook);
+  }
+
+  /** Hooks by status and `enabled`, counted by the database. */
+  async statusCounts(): Promise<HookStatusCount[]> {
+    const { rows } = await this.db.pool.query<{ status: HookStatusValue; enabled: boolean; count: string }>(
+      `SELECT status_value AS status, (status->>'enabled')::boolean AS enabled, count(*) AS count
+       FROM hooks GROUP BY 1, 2`,
+    );
+    return rows.map((row) => ({ status: row.status, enabled: row.enabled, count: Number(row.count) }));
   }
 }
 

@@ -7,6 +7,7 @@ import type {
   DeliveryQueue,
   DueDelivery,
   OutgoingPayload,
+  PendingSummary,
 } from '../../core/ports/delivery-queue.js';
 import type { Database } from './database.js';
 import { PgBodyGoneError } from './outbox-body-gone-error.js';
@@ -39,6 +40,7 @@ const HOUR_MS = 60 * 60 * 1000;
 const LEASE_DUE = 'stackhooks_outbox_lease_due';
 const RECORD_ATTEMPTS = 'stackhooks_outbox_record_attempts_held';
 const NEXT_DUE_AT = 'stackhooks_outbox_next_due_at';
+const PENDING_SUMMARY = 'stackhooks_outbox_pending_summary';
 
 /**
  * The outbox in PostgreSQL, shared by any number of api and worker processes. Each hook has a row
@@ -243,6 +245,18 @@ export class PgOutbox implements DeliveryQueue {
       await refreshHead(client, hookUuid, false);
       return recordOfRow(updated.rows[0]);
     });
+  }
+
+  /** Payloads pending, and when the oldest hook head was created (heads are one row a hook). */
+  async pendingSummary(): Promise<PendingSummary> {
+    const { rows } = await this.db.pool.query<{ pending: string; oldest: string | null }>({
+      name: PENDING_SUMMARY,
+      text: `SELECT (SELECT count(*) FROM outbox_payloads WHERE state = 'pending') AS pending,
+                    (SELECT min(p.created_at) FROM outbox_queues q JOIN outbox_payloads p ON p.id = q.head_id
+                      WHERE q.head_id IS NOT NULL) AS oldest`,
+    });
+    const { pending, oldest } = rows[0];
+    return { pending: Number(pending), oldestHeadCreatedAt: oldest === null ? undefined : Number(oldest) };
   }
 
   /** Forget settled payloads created before `before`, then let go of bodies delivered longer than the grace period ago. */

@@ -43,6 +43,7 @@ export {
   type HookRepository,
   type HookSelection,
   type HookPage,
+  type HookStatusCount,
 } from '../../core/ports/hook-repository.js';
 // What a HookRepository of your own needs to keep the live stream's counters as the stores do.
 export {
@@ -66,6 +67,10 @@ export { LOGGER, type Logger } from '../../core/ports/logger.js';
 
 export { openLowdbStore, type LowdbStore } from '../../adapters/store-lowdb/index.js';
 export { PinoLogger, silentLogger } from '../../adapters/system/index.js';
+export { counter, gauge, type Figure, type Sample } from '../../adapters/metrics-prometheus/index.js';
+export type { StackhooksMetrics } from '../server/service-metrics.js';
+export type { Readiness } from '../../core/health/readiness.js';
+export type { IngestProgress } from '../../core/use-cases/ingest-progress.js';
 export { NodeRpcInterfaceSource, type NodeRpcOptions } from '../../adapters/node-rpc/index.js';
 // From its own module, not the adapter's index, so that the published types never reach pg's (which
 // ship in @types/pg, a package consumers should not need).

@@ -2,7 +2,7 @@ import type { ChainGap } from '../../core/chain/chain-gap.js';
 import { missingHeights } from '../../core/chain/chain-gap.js';
 import type { ServiceConditions, ServiceCondition } from '../../core/health/service-conditions.js';
 import type { BlockStore } from '../../core/ports/block-store.js';
-import type { EventLog } from '../../core/ports/event-log.js';
+import type { IngestProgress } from '../../core/use-cases/ingest-progress.js';
 import type { ChainStatus, GapStatus } from '../../adapters/http-koa/index.js';
 
 /** Open gaps the status route lists at most (lowest first); `open_gaps` counts them all. */
@@ -20,25 +20,28 @@ export const CHAIN_GAP = 'chain_gap';
  */
 export async function readChainStatus(sources: {
   blocks: BlockStore;
-  eventLog: EventLog;
   conditions: ServiceConditions;
+  /** Where block processing stands: the tip, the entries, the last block's time and the lag. */
+  progress: () => Promise<IngestProgress>;
 }): Promise<ChainStatus> {
-  const { blocks, eventLog, conditions } = sources;
-  const [tip, archived, log, health] = await Promise.all([
-    blocks.tip(),
+  const { blocks, conditions } = sources;
+  const [progress, archived, health] = await Promise.all([
+    sources.progress(),
     blocks.count(),
-    eventLog.position(),
     blocks.chainState(QUARANTINED_LISTED),
   ]);
+  const { tip } = progress;
   const raised = conditions.list();
   const gap = gapCondition(health.gaps);
   return {
     chain_tip: tip ? { block_height: tip.height, index_block_hash: tip.hash } : null,
     archived_blocks: archived,
     ingest: {
-      newest_entry: log.newest ?? null,
-      processed_entry: log.processed,
-      entries_behind: Math.max(0, (log.newest?.id ?? 0) - log.processed),
+      newest_entry: progress.newestEntry ?? null,
+      processed_entry: progress.processedEntry,
+      entries_behind: progress.entriesBehind,
+      last_block_at: progress.lastBlockAt ?? null,
+      lag_seconds: progress.lagMs / 1000,
     },
     chain: {
       last_block_received_at: health.lastReceivedAt,

@@ -65,6 +65,14 @@ export type ServerConfig = {
   logLevel: LogLevel;
   /** STACKHOOKS_LOG_FORMAT: json, or pretty for a person at a terminal (default: pretty when stdout is a terminal). */
   logFormat: 'json' | 'pretty';
+  /** STACKHOOKS_METRICS_PORT: where `/metrics`, `/health` and `/ready` listen (default 9153; `off` for none). */
+  metricsPort: number | undefined;
+  /** STACKHOOKS_METRICS_HOST: that listener's bind address (default 127.0.0.1: only this machine can scrape). */
+  metricsHost: string;
+  /** STACKHOOKS_METRICS_TOKEN: when set, `/metrics` answers only `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
+  /** STACKHOOKS_READY_MAX_BLOCK_AGE: a process that processes blocks is unready after this long without one (default 10m; 0 for never). */
+  readyMaxBlockAgeMs: number;
 };
 
 /** A configuration problem, named so the operator can fix it. */
@@ -219,6 +227,13 @@ export function readServerConfig(env: Source = process.env, flags: ServerFlags =
     nodeRpcTimeoutMs: boundedDuration(source, 'STACKHOOKS_NODE_RPC_TIMEOUT', 2_000, 60_000),
     nodeRpcConcurrency: integer(source, 'STACKHOOKS_NODE_RPC_CONCURRENCY', 64, 1, 1_000),
     logLevel: oneOf(source, 'STACKHOOKS_LOG_LEVEL', LOG_LEVELS, 'info'),
+    metricsPort:
+      source.STACKHOOKS_METRICS_PORT?.toLowerCase() === 'off'
+        ? undefined
+        : integer(source, 'STACKHOOKS_METRICS_PORT', 9153, 0, 65535),
+    metricsHost: source.STACKHOOKS_METRICS_HOST || '127.0.0.1',
+    metricsToken: source.STACKHOOKS_METRICS_TOKEN || undefined,
+    readyMaxBlockAgeMs: duration(source, 'STACKHOOKS_READY_MAX_BLOCK_AGE', 10 * 60_000),
     logFormat: oneOf(
       source,
       'STACKHOOKS_LOG_FORMAT',

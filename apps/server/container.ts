@@ -72,6 +72,11 @@ import { CryptoIdSource, PinoLogger, SystemClock, SystemTimer } from '../../adap
 import { readChainStatus } from './chain-status.js';
 import { claimDataFolderNetwork } from './store-network.js';
 import { SERVER_VERSION } from './version.js';
+import { instrumentStackhooks, type StackhooksMetrics } from './service-metrics.js';
+import { checkReadiness } from './readiness-check.js';
+import type { Readiness } from '../../core/health/readiness.js';
+import { sharedRead } from '../../adapters/metrics-prometheus/index.js';
+import { readIngestProgress, type IngestProgress } from '../../core/use-cases/ingest-progress.js';
 
 /** Every adapter the service runs on; a caller may replace any of them. */
 export type Adapters = {
@@ -119,6 +124,11 @@ export type StackhooksOptions = {
   nodeRpc?: NodeRpcOptions;
   /** Replacements for the default adapters. */
   adapters?: Partial<Adapters>;
+  /**
+   * For a caller that feeds blocks: readiness also fails once no block has come for
+   * `maxBlockAgeMs` (counted from the start when the last block is older). Off by default.
+   */
+  readiness?: { maxBlockAgeMs: number };
 };
 
 /** A built instance: the use cases, the HTTP API, and the means to stop it cleanly. */
@@ -142,6 +152,12 @@ export type Stackhooks = {
   chain: { readonly counters: Readonly<ChainCounters> };
   /** On Postgres: whether the database answers, and counters of lost connections and outages (for metrics). */
   database: { readonly reachable: boolean; readonly counters: Readonly<DatabaseCounters> } | undefined;
+  /** Prometheus metrics of this instance (`exposition()` is the `/metrics` text). */
+  metrics: StackhooksMetrics;
+  /** Where block processing stands: the tip, the last block's time, the lag (read from the stores). */
+  ingestProgress(): Promise<IngestProgress>;
+  /** Whether the service should get traffic, and why not (`GET /ready`). */
+  readiness(): Promise<Readiness>;
   /** Start sending queued webhooks (the server does; an embedding caller may, or may take payloads itself). */
   startDelivery(): DeliveryLoop;
   /** Become the one process that processes blocks (on Postgres it waits while another holds the lock). */
@@ -325,6 +341,37 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   const evaluations = container.get(HookEvaluations);
   const ingest = container.get(BlockIngest);
   const contractAbis = container.get(ContractAbis);
+  const startedAt = clock.now();
+  const progressStore = blocks;
+  const progressLog = eventLog;
+  const ingestProgress = () => readIngestProgress(progressLog, progressStore, clock.now());
+  const readiness = () =>
+    checkReadiness({
+      progress: ingestProgress,
+      conditions,
+      now: () => clock.now(),
+      stall: options.readiness?.maxBlockAgeMs
+        ? { maxAgeMs: options.readiness.maxBlockAgeMs, startedAt }
+        : undefined,
+    });
+  const metrics = instrumentStackhooks({
+    info: {
+      version: settings.serverVersion,
+      network: settings.network,
+      store: postgres ? 'postgres' : 'embedded',
+    },
+    now: () => clock.now(),
+    startedAt,
+    ingest,
+    dispatcher,
+    contractAbis,
+    conditions,
+    hooks,
+    deliveries: queue,
+    // One read of the stores per scrape, shared by the figures that need it.
+    progress: sharedRead(ingestProgress),
+    database: postgres?.db.health,
+  });
   const { app, router } = createHttpApi({
     registry,
     keys,
@@ -334,7 +381,9 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     logger,
     serverVersion: settings.serverVersion,
     requestsPerMinute: options.requestsPerMinute ?? 600,
-    chainStatus: () => readChainStatus({ blocks, eventLog, conditions }),
+    onRequest: (request) => metrics.events.request(request),
+    readiness,
+    chainStatus: () => readChainStatus({ blocks, conditions, progress: ingestProgress }),
   });
   const middleware = routeApi(router) as Stackhooks['middleware'];
 
@@ -354,6 +403,9 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     contractAbis,
     chain: container.get(ChainNotices),
     database: postgres?.db.health,
+    metrics,
+    ingestProgress,
+    readiness,
     startDelivery,
     async takeIngestLock(lockOptions) {
       if (postgres) return postgres.takeIngestLock(lockOptions);

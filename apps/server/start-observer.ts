@@ -1,6 +1,7 @@
 import { LOGGER, type Logger } from '../../core/ports/logger.js';
 import { createObserverServer, listenObserver } from '../../adapters/ingest-stacks-node/index.js';
 import { startBlockProcessing, type BlockProcessing } from './block-processing.js';
+import { blockProcessingFigures } from './block-processing-figures.js';
 import { closeGracefully } from './close-gracefully.js';
 import type { Stackhooks } from './container.js';
 
@@ -37,7 +38,15 @@ export async function startObserver(
 ): Promise<RunningObserver> {
   const logger = options.logger ?? stackhooks.container.get<Logger>(LOGGER);
   const blockProcessing = startBlockProcessing(stackhooks, logger);
-  const server = createObserverServer({ log: stackhooks.eventLog, logger, onAppended: blockProcessing.wake });
+  stackhooks.metrics.add(blockProcessingFigures(blockProcessing));
+  const server = createObserverServer({
+    log: stackhooks.eventLog,
+    logger,
+    onAppended: (_id, path) => {
+      stackhooks.metrics.events.observerPost(path);
+      blockProcessing.wake();
+    },
+  });
   let port: number;
   try {
     port = await listenObserver(server, options.port ?? 20455, options.host ?? '127.0.0.1');

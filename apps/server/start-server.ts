@@ -6,7 +6,9 @@ import { PinoLogger } from '../../adapters/system/index.js';
 import { listenAdminSocket } from './admin-socket.js';
 import type { BlockProcessing } from './block-processing.js';
 import { closeGracefully } from './close-gracefully.js';
-import { nodeRpcOptions, type ServerConfig } from './config.js';
+import { ConfigError, nodeRpcOptions, type ServerConfig } from './config.js';
+import { createOpsServer } from './ops-listener.js';
+import { gauge } from '../../adapters/metrics-prometheus/index.js';
 import { createStackhooks, type Stackhooks } from './container.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { startObserver } from './start-observer.js';
@@ -18,6 +20,8 @@ export type RunningServer = {
   port: number;
   /** The event observer's bound port; 0 when this process does no ingest. */
   observerPort: number;
+  /** The bound port of `/metrics`, `/health` and `/ready`; 0 when turned off. */
+  metricsPort: number;
   /** Block processing, when this process does ingest: whether it is active, and its counters (for metrics). */
   blockProcessing: BlockProcessing | undefined;
   /** Stop accepting, finish requests in flight (up to the grace time), flush every write, release the folder. */
@@ -58,6 +62,8 @@ export async function startServer(
       },
       nodeRpc: nodeRpcOptions(config),
       adapters: { logger },
+      // Only a process that processes blocks can tell a stalled chain from its own work.
+      readiness: runs('ingest') ? { maxBlockAgeMs: config.readyMaxBlockAgeMs } : undefined,
     });
   } catch (err) {
     await lock?.release();
@@ -114,10 +120,47 @@ export async function startServer(
     stops.push(observer.stop);
   }
 
+  stackhooks.metrics.add([
+    gauge(
+      'stackhooks_role',
+      'What this process runs: all, api, ingest or worker (always 1)',
+      () => [{ labels: { role: config.role }, value: 1 }],
+      ['role'],
+    ),
+  ]);
+  let metricsPort = 0;
+  if (config.metricsPort !== undefined) {
+    const ops = createOpsServer({
+      metrics: () => stackhooks.metrics.exposition(),
+      contentType: stackhooks.metrics.contentType,
+      ready: () => stackhooks.readiness(),
+      token: config.metricsToken,
+    });
+    try {
+      await listen(ops, config.metricsPort, config.metricsHost);
+    } catch (err) {
+      await Promise.all(stops.map((stop) => stop()));
+      await stackhooks.close();
+      await lock?.release();
+      throw new ConfigError(
+        `the metrics listener cannot listen on ${config.metricsHost}:${config.metricsPort} (${String(err)}); ` +
+          'set STACKHOOKS_METRICS_PORT to a free port (each process on a machine needs its own) or to off',
+      );
+    }
+    metricsPort = (ops.address() as AddressInfo).port;
+    stops.push(() => closeGracefully(ops, config.shutdownGraceMs));
+    logger.info('metrics listening', {
+      host: config.metricsHost,
+      port: metricsPort,
+      token: config.metricsToken !== undefined,
+    });
+  }
+
   return {
     stackhooks,
     port,
     observerPort,
+    metricsPort,
     blockProcessing,
     async stop(reason = 'stop') {
       logger.info('stopping', { reason });

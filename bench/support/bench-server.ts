@@ -29,6 +29,7 @@ export function startBenchServer(options: {
     STACKHOOKS_HOST: '127.0.0.1',
     STACKHOOKS_OBSERVER_PORT: '0',
     STACKHOOKS_OBSERVER_HOST: '127.0.0.1',
+    STACKHOOKS_METRICS_PORT: 'off',
     STACKHOOKS_DATA_DIR: options.dataDir,
     STACKHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
     // A key of our own, so the server does not print a generated one.

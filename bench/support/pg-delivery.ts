@@ -114,6 +114,8 @@ export async function drainWithWorkers(options: {
           STACKHOOKS_DATABASE_URL: schema.url,
           STACKHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
           STACKHOOKS_DATA_DIR: dataDir,
+          // Many workers on one machine: each takes a free metrics port.
+          STACKHOOKS_METRICS_PORT: '0',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

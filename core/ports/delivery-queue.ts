@@ -43,6 +43,17 @@ export type AttemptOutcome =
  */
 export type AttemptReport = { id: string; attempt: DeliveryAttempt | null; outcome: AttemptOutcome };
 
+/** How much waits in the outbox, for metrics. */
+export type PendingSummary = {
+  /** Payloads pending, in memory and on disk. */
+  pending: number;
+  /**
+   * When the oldest payload at the head of a hook's queue was created (ms): how long delivery has
+   * kept a receiver waiting. Undefined when nothing is pending.
+   */
+  oldestHeadCreatedAt: number | undefined;
+};
+
 /** A page of one hook's delivery log, newest first. */
 export type DeliveryPage = { total: number; results: DeliveryRecord[] };
 
@@ -99,6 +110,8 @@ export interface DeliveryQueue {
    * such payload.
    */
   redeliver(hookUuid: string, id: string, now: number): Promise<DeliveryRecord | undefined>;
+  /** How many payloads are pending, and the age of the oldest at the head of a queue. */
+  pendingSummary(): Promise<PendingSummary>;
   /** Forget delivered and failed payloads created before `before` (ms); returns how many. */
   prune(before: number): Promise<number>;
 }

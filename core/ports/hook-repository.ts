@@ -61,6 +61,11 @@ export interface HookRepository {
   delete(owner: string, uuid: string): Promise<boolean>;
   /** Every hook of every owner, for building the matcher's index. */
   listAll(): Promise<StoredHook[]>;
+  /** How many hooks there are of each status, enabled or not (for metrics; no hook is read whole). */
+  statusCounts(): Promise<HookStatusCount[]>;
 }
+
+/** The number of hooks with one status and one `enabled` value; combinations with none are left out. */
+export type HookStatusCount = { status: HookStatusValue; enabled: boolean; count: number };
 
 export const HOOK_REPOSITORY = Symbol.for('stackhooks.HookRepository');

@@ -55,9 +55,38 @@ function hookOperation(operation: Operation, ...statuses: number[]): Operation {
   };
 }
 
-/** Every route of Hiro's Chainhooks API, relative to either server prefix. */
+/** The probes, served at the root of the API's address (outside both prefixes), with no key. */
+const ROOT = [{ url: '/', description: 'The root of the API’s address, outside the prefixes.' }];
+
+/** Every route of Hiro's Chainhooks API, relative to either server prefix, and the probes at the root. */
 export function apiPaths(): Record<string, Json> {
   return {
+    '/health': {
+      servers: ROOT,
+      get: {
+        operationId: 'getHealth',
+        tags: ['status'],
+        summary: 'The process answers (a liveness probe)',
+        security: [],
+        responses: { '200': jsonBody('Health', 'The process is up.') },
+      },
+    },
+    '/ready': {
+      servers: ROOT,
+      get: {
+        operationId: 'getReadiness',
+        tags: ['status'],
+        summary: 'The service should get traffic (a readiness probe)',
+        description:
+          'Ready when the stores answer, no condition is raised (an unreachable database, a full disk, no active ingest) and, in a process that processes blocks, a block came within `STACKHOOKS_READY_MAX_BLOCK_AGE`.',
+        security: [],
+        responses: {
+          '200': jsonBody('Readiness', 'Ready: `reasons` is empty.'),
+          '503': jsonBody('Readiness', 'Not ready: `reasons` says why.'),
+          ...errors(500),
+        },
+      },
+    },
     '/': {
       get: {
         operationId: 'getStatus',

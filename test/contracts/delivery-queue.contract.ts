@@ -223,6 +223,21 @@ export function deliveryQueueContract(
       expect(await queue.nextDueAt()).to.equal(undefined);
     });
 
+    it('sums the pending payloads and dates the oldest head, and reports none once all are settled', async () => {
+      expect(await queue.pendingSummary()).to.deep.equal({ pending: 0, oldestHeadCreatedAt: undefined });
+      await queue.enqueue([
+        outgoing('h1', { id: 'a', created_at: T0 + 10 }),
+        outgoing('h1', { id: 'b', created_at: T0 + 5 }),
+        outgoing('h2', { id: 'c', created_at: T0 + 20 }),
+      ]);
+      // h1's head is `a` (queue order), so `b`, created earlier but waiting behind it, is not the oldest head.
+      expect(await queue.pendingSummary()).to.deep.equal({ pending: 3, oldestHeadCreatedAt: T0 + 10 });
+      await queue.recordAttempt('a', attemptAt(T0 + 30, 200), { state: 'delivered' });
+      expect(await queue.pendingSummary()).to.deep.equal({ pending: 2, oldestHeadCreatedAt: T0 + 5 });
+      await drain(queue);
+      expect(await queue.pendingSummary()).to.deep.equal({ pending: 0, oldestHeadCreatedAt: undefined });
+    });
+
     it('tells which hooks were sent which transactions of a block in a live apply', async () => {
       await queue.enqueue([
         outgoing('h1', { apply: [{ index: 1, hash: '0xb1', tx_indexes: [0, 3] }] }),

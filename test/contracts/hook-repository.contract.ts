@@ -72,6 +72,23 @@ export function hookRepositoryContract(name: string, open: () => Promise<HookRep
       expect(await repo.get('alice', hook.uuid)).to.deep.equal(hook);
     });
 
+    it('counts hooks by status and enabled, leaving out combinations with none', async () => {
+      expect(await repo.statusCounts()).to.deep.equal([]);
+      await insertAll(repo, [
+        newHook('alice'),
+        newHook('alice'),
+        streaming(newHook('bob')),
+        interruptHook(streaming(newHook('bob'))),
+      ]);
+      const counts = await repo.statusCounts();
+      const sorted = [...counts].sort((a, b) => a.status.localeCompare(b.status));
+      expect(sorted).to.deep.equal([
+        { status: 'interrupted', enabled: false, count: 1 },
+        { status: 'new', enabled: false, count: 2 },
+        { status: 'streaming', enabled: true, count: 1 },
+      ]);
+    });
+
     it('returns undefined from get for another owner’s hook or an unknown uuid', async () => {
       const hook = newHook('alice');
       await repo.insert(hook, 10);

@@ -16,6 +16,8 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'
 
 /** Every route of compat.md section 2 (and the two public ones), with the success status it documents. */
 const ROUTES: [string, string, string][] = [
+  ['get', '/health', '200'],
+  ['get', '/ready', '200'],
   ['get', '/', '200'],
   ['get', '/openapi.json', '200'],
   ['post', '/me', '200'],
@@ -81,6 +83,15 @@ describe('spec/openapi.json', () => {
 
   it('serves both prefixes, the documented one first', () => {
     expect(doc.servers.map((s) => s.url)).to.deep.equal(['/chainhooks/v1', '/chainhooks']);
+  });
+
+  it('serves the probes at the root, outside the prefixes, and documents /ready answering 503', () => {
+    for (const path of ['/health', '/ready']) {
+      expect((doc.paths[path].servers as unknown as { url: string }[]).map((s) => s.url)).to.deep.equal([
+        '/',
+      ]);
+    }
+    expect(doc.paths['/ready'].get.responses).to.have.property('503');
   });
 
   for (const [method, path, status] of ROUTES) {

@@ -31,6 +31,7 @@ export async function startTestServer(
   const config: ServerConfig = readServerConfig({
     STACKHOOKS_PORT: '0',
     STACKHOOKS_OBSERVER_PORT: '0',
+    STACKHOOKS_METRICS_PORT: '0',
     // Test receivers listen on loopback.
     STACKHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
     STACKHOOKS_HOST: '127.0.0.1',

@@ -41,6 +41,8 @@ export async function spawnServer(env: Record<string, string>, readyLine?: strin
         ...process.env,
         STACKHOOKS_HOST: '127.0.0.1',
         STACKHOOKS_OBSERVER_PORT: '0',
+        // Several servers (and several test runs) share this machine: no fixed metrics port.
+        STACKHOOKS_METRICS_PORT: '0',
         STACKHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
         ...env,
         STACKHOOKS_PORT: port,
