@@ -77,6 +77,16 @@ export async function spawnServer(env: Record<string, string>, readyLine?: strin
   return { child, baseUrl, output: () => output, exited };
 }
 
+/** Where a server process serves `/metrics`, `/health` and `/ready`, from its `metrics listening` line. */
+export function metricsUrl(server: ServerProcess): string {
+  const line = server
+    .output()
+    .split('\n')
+    .find((l) => l.includes('"msg":"metrics listening"'));
+  if (!line) throw new Error(`no "metrics listening" line in:\n${server.output()}`);
+  return `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`;
+}
+
 /** Run the `stackhooks` command line to completion. */
 export async function runCli(
   args: string[],

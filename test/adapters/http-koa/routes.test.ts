@@ -82,7 +82,12 @@ describe('routes, prefixes and response headers', () => {
           .map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
     );
     const served = t.server.stackhooks.router.stack
-      .filter((layer) => String(layer.path).startsWith('/chainhooks/v1') && layer.methods.length > 0)
+      .filter(
+        (layer) =>
+          (String(layer.path).startsWith('/chainhooks/v1') ||
+            ['/health', '/ready'].includes(String(layer.path))) &&
+          layer.methods.length > 0,
+      )
       .flatMap((layer) =>
         layer.methods
           .filter((m) => m !== 'HEAD')

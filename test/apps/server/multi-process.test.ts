@@ -5,7 +5,8 @@ import { sampleDefinition } from '../../support/definitions.js';
 import { TEST_API_KEY } from '../../support/api-server.js';
 import { ChainBuilder, TEST_KEYS, addressOf, stxTransfer } from '../../support/block-builder.js';
 import { dropSchema, freshSchemaUrl, postgresAvailable } from '../../support/postgres.js';
-import { freePort, spawnServer, type ServerProcess } from '../../support/server-process.js';
+import { freePort, metricsUrl, spawnServer, type ServerProcess } from '../../support/server-process.js';
+import { parseExposition, sample } from '../../support/prometheus-text.js';
 import { send } from '../../support/raw-http.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 import { startTestReceiver } from '../../support/test-receiver.js';
@@ -123,6 +124,38 @@ if (!available) {
       for (const [path, heights] of heightsByHook) {
         expect(heights, path).to.deep.equal(blocks.map((b) => b.block_height));
       }
+
+      // Each role's process exposes its own figures, and the shared ones alike.
+      const scrape = async (p: ServerProcess) =>
+        parseExposition(await (await fetch(`${metricsUrl(p)}/metrics`)).text());
+      const tip = blocks.at(-1)!.block_height;
+      const fromIngest = await scrape(ingest);
+      expect(sample(fromIngest, 'stackhooks_role', { role: 'ingest' })).to.equal(1);
+      expect(sample(fromIngest, 'stackhooks_blocks_received_total')).to.equal(blocks.length);
+      expect(sample(fromIngest, 'stackhooks_blocks_processed_total')).to.equal(blocks.length);
+      expect(sample(fromIngest, 'stackhooks_payloads_queued_total')).to.equal(expected);
+      expect(sample(fromIngest, 'stackhooks_ingest_active')).to.equal(1);
+      const fromApi = await scrape(apiA);
+      expect(sample(fromApi, 'stackhooks_role', { role: 'api' })).to.equal(1);
+      expect(sample(fromApi, 'stackhooks_chain_tip_height')).to.equal(tip);
+      expect(
+        sample(fromApi, 'stackhooks_http_request_duration_seconds_count', {
+          method: 'POST',
+          route: '/chainhooks/me',
+          status: '200',
+        }),
+      ).to.equal(250);
+      const fromWorker = await scrape(workers[1]);
+      expect(sample(fromWorker, 'stackhooks_role', { role: 'worker' })).to.equal(1);
+      expect(sample(fromWorker, 'stackhooks_chain_tip_height')).to.equal(tip);
+      expect(
+        sample(fromWorker, 'stackhooks_delivery_attempts_total', {
+          outcome: 'delivered',
+          status_class: '2xx',
+        }),
+      ).to.be.greaterThan(0);
+      // Blocks go to the ingest process only; a worker counts none of them.
+      expect(sample(fromWorker, 'stackhooks_blocks_received_total')).to.equal(0);
     } finally {
       await stopAll(processes);
       await receiver.close();
