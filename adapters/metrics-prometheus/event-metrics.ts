@@ -24,7 +24,7 @@ export function statusClass(status: number | null, timedOut: boolean): string {
 }
 
 /**
- * The figures that follow events as they happen: blocks posted and processed, reorgs, chain notes,
+ * The figures that follow events as they happen: blocks posted and processed, reorgs,
  * matches, attempts and API requests. Counted per process; none is labelled by hook (with 100,000
  * hooks that would be 100,000 series a figure; a hook's own figures are in its delivery log).
  */
@@ -32,11 +32,9 @@ export class EventMetrics {
   private readonly observerPosts: Counter<'path'>;
   private readonly blocksReceived: Counter;
   private readonly blocksProcessed: Counter;
-  private readonly blocksUnreadable: Counter;
   private readonly processingSeconds: Histogram;
   private readonly reorgs: Counter;
   private readonly reorgDepth: Histogram;
-  private readonly chainNotes: Counter<'note'>;
   private readonly hookMatches: Counter;
   private readonly payloadsQueued: Counter;
   private readonly attempts: Counter<'outcome' | 'status_class'>;
@@ -61,11 +59,6 @@ export class EventMetrics {
       help: 'Blocks processed by this process: archived, matched and their payloads queued',
       registers,
     });
-    this.blocksUnreadable = new Counter({
-      name: 'stackhooks_blocks_unreadable_total',
-      help: 'Block posts that could not be processed as a block and were skipped (logged at error)',
-      registers,
-    });
     this.processingSeconds = new Histogram({
       name: 'stackhooks_block_processing_seconds',
       help: 'Time to process one block, from reading it to its payloads stored',
@@ -81,12 +74,6 @@ export class EventMetrics {
       name: 'stackhooks_reorg_depth_blocks',
       help: 'Canonical blocks rolled back by one reorganization',
       buckets: [1, 2, 3, 5, 10, 20, 50, 100],
-      registers,
-    });
-    this.chainNotes = new Counter({
-      name: 'stackhooks_chain_events_total',
-      help: 'What the chain model did besides moving the chain: gap_opened, gap_closed, gap_narrowed, orphan_held, orphan_dropped',
-      labelNames: ['note'],
       registers,
     });
     this.hookMatches = new Counter({
@@ -131,17 +118,14 @@ export class EventMetrics {
 
   /** Block processing finished with a `/new_block` entry. */
   blockEntry(report: BlockEntryReport): void {
-    if (report.kind === 'unreadable') {
-      this.blocksUnreadable.inc();
-      return;
-    }
+    // A body that could not become a block is counted with the chain's figures (quarantined).
+    if (report.kind === 'unreadable') return;
     this.blocksProcessed.inc();
     this.processingSeconds.observe(report.ms / 1000);
     if (report.rolledBack > 0) {
       this.reorgs.inc();
       this.reorgDepth.observe(report.rolledBack);
     }
-    for (const note of report.update.notes ?? []) this.chainNotes.inc({ note: note.kind });
     this.hookMatches.inc(report.hooksMatched ?? 0);
     this.payloadsQueued.inc(report.payloadsQueued ?? 0);
   }

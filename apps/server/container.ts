@@ -370,6 +370,8 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     deliveries: queue,
     // One read of the stores per scrape, shared by the figures that need it.
     progress: sharedRead(ingestProgress),
+    chain: container.get(ChainNotices),
+    chainState: sharedRead(() => progressStore.chainState(0)),
     database: postgres?.db.health,
   });
   const { app, router } = createHttpApi({

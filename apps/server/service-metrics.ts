@@ -1,6 +1,9 @@
 import type { Registry } from 'prom-client';
 import type { ServiceConditions } from '../../core/health/service-conditions.js';
+import { missingHeights } from '../../core/chain/chain-gap.js';
+import type { ChainState } from '../../core/ports/block-store.js';
 import type { DeliveryQueue } from '../../core/ports/delivery-queue.js';
+import type { ChainCounters } from '../../core/use-cases/chain-notices.js';
 import type { HookRepository } from '../../core/ports/hook-repository.js';
 import type { BlockIngest } from '../../core/use-cases/ingest-blocks.js';
 import type { ContractAbis } from '../../core/use-cases/contract-abis.js';
@@ -43,6 +46,10 @@ export type MetricSources = {
   deliveries: DeliveryQueue;
   /** Where block processing stands, read once per scrape and shared by its figures. */
   progress: () => Promise<IngestProgress>;
+  /** What blocks in did to the chain since start (gaps, orphans, unreadable and quarantined bodies). */
+  chain: { readonly counters: Readonly<ChainCounters> };
+  /** The chain's health as the block store keeps it (open gaps, held orphans), read once per scrape. */
+  chainState: () => Promise<ChainState>;
   database: { readonly reachable: boolean; readonly counters: Readonly<DatabaseCounters> } | undefined;
 };
 
@@ -205,7 +212,54 @@ function instanceFigures(s: MetricSources): Figure[] {
       },
       ['name'],
     ),
+    ...chainFigures(s),
     ...databaseFigures(s.database),
+  ];
+}
+
+function chainFigures(s: MetricSources): Figure[] {
+  const chain = () => s.chain.counters;
+  return [
+    counter(
+      'stackhooks_blocks_archived_total',
+      'New blocks stored (duplicates not counted)',
+      () => chain().blocksArchived,
+    ),
+    counter(
+      'stackhooks_gaps_opened_total',
+      'Gaps opened: a block came whose parent was never received',
+      () => chain().gapsOpened,
+    ),
+    counter(
+      'stackhooks_gaps_closed_total',
+      'Gaps closed: filled, switched away from, or merged into a wider one',
+      () => chain().gapsClosed,
+    ),
+    counter(
+      'stackhooks_orphans_held_total',
+      'Blocks at or below the tip held because their parent is unknown',
+      () => chain().orphansHeld,
+    ),
+    counter(
+      'stackhooks_orphans_dropped_total',
+      'Held orphans dropped (too many, or too deep)',
+      () => chain().orphansDropped,
+    ),
+    counter(
+      'stackhooks_blocks_unreadable_total',
+      'Blocks archived with transactions that could not be decoded',
+      () => chain().unreadableBlocks,
+    ),
+    counter(
+      'stackhooks_bodies_quarantined_total',
+      'Bodies that could not become a block at all, kept aside with their reason',
+      () => chain().quarantinedBodies,
+    ),
+    gauge('stackhooks_chain_open_gaps', 'Gaps open now', async () => (await s.chainState()).gaps.length),
+    gauge('stackhooks_chain_missing_blocks', 'Heights missing in the open gaps', async () =>
+      (await s.chainState()).gaps.reduce((sum, gap) => sum + missingHeights(gap), 0),
+    ),
+    gauge('stackhooks_held_orphans', 'Orphans held now', async () => (await s.chainState()).heldOrphans),
   ];
 }
 

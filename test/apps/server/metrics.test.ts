@@ -169,7 +169,7 @@ describeWithFixtures('the /metrics after recorded node traffic', function () {
       ]);
       expect(sample(m, 'stackhooks_blocks_received_total')).to.equal(50);
       expect(
-        sample(m, 'stackhooks_blocks_processed_total') + sample(m, 'stackhooks_blocks_unreadable_total'),
+        sample(m, 'stackhooks_blocks_processed_total') + sample(m, 'stackhooks_bodies_quarantined_total'),
       ).to.equal(50);
       const reorgs = logger.lines.filter((line) => line.message === 'chain reorganized');
       expect(reorgs.length).to.be.greaterThan(0);
@@ -179,6 +179,9 @@ describeWithFixtures('the /metrics after recorded node traffic', function () {
       );
       const status = (await send(t.baseUrl, 'GET', '/chainhooks/v1')).body;
       expect(sample(m, 'stackhooks_chain_tip_height')).to.equal(status.chain_tip.block_height);
+      expect(sample(m, 'stackhooks_chain_open_gaps')).to.equal(status.chain.open_gaps);
+      expect(sample(m, 'stackhooks_held_orphans')).to.equal(status.chain.held_orphans);
+      expect(sample(m, 'stackhooks_blocks_archived_total')).to.equal(status.archived_blocks);
       expect(promtoolCheck(await (await scrape(t)).text).code).to.equal(0);
     } finally {
       await t.stop();
