@@ -144,6 +144,14 @@ describe('the metrics listener', function () {
     expect((await fetch(`${base}/chainhooks/v1`)).status).to.equal(404);
   });
 
+  it('ends a start whose metrics port is taken with a message naming the setting', async () => {
+    t = await startTestServer();
+    const taken = String(t.server.metricsPort);
+    let failure: unknown;
+    await startTestServer({ STACKHOOKS_METRICS_PORT: taken }).catch((err: unknown) => (failure = err));
+    expect(String(failure)).to.include(`127.0.0.1:${taken}`).and.include('STACKHOOKS_METRICS_PORT');
+  });
+
   it('is not started when turned off', async () => {
     t = await startTestServer({ STACKHOOKS_METRICS_PORT: 'off' });
     expect(t.server.metricsPort).to.equal(0);
