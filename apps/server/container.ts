@@ -72,11 +72,10 @@ import { CryptoIdSource, PinoLogger, SystemClock, SystemTimer } from '../../adap
 import { readChainStatus } from './chain-status.js';
 import { claimDataFolderNetwork } from './store-network.js';
 import { SERVER_VERSION } from './version.js';
-import { instrumentStackhooks, type StackhooksMetrics } from './service-metrics.js';
-import { checkReadiness } from './readiness-check.js';
+import type { StackhooksMetrics } from './service-metrics.js';
+import { operatorView } from './operator-view.js';
 import type { Readiness } from '../../core/health/readiness.js';
-import { sharedRead } from '../../adapters/metrics-prometheus/index.js';
-import { readIngestProgress, type IngestProgress } from '../../core/use-cases/ingest-progress.js';
+import type { IngestProgress } from '../../core/use-cases/ingest-progress.js';
 
 /** Every adapter the service runs on; a caller may replace any of them. */
 export type Adapters = {
@@ -341,37 +340,23 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   const evaluations = container.get(HookEvaluations);
   const ingest = container.get(BlockIngest);
   const contractAbis = container.get(ContractAbis);
-  const startedAt = clock.now();
-  const progressStore = blocks;
-  const progressLog = eventLog;
-  const ingestProgress = () => readIngestProgress(progressLog, progressStore, clock.now());
-  const readiness = () =>
-    checkReadiness({
-      progress: ingestProgress,
-      conditions,
-      now: () => clock.now(),
-      stall: options.readiness?.maxBlockAgeMs
-        ? { maxAgeMs: options.readiness.maxBlockAgeMs, startedAt }
-        : undefined,
-    });
-  const metrics = instrumentStackhooks({
+  const { ingestProgress, readiness, metrics } = operatorView({
     info: {
       version: settings.serverVersion,
       network: settings.network,
       store: postgres ? 'postgres' : 'embedded',
     },
-    now: () => clock.now(),
-    startedAt,
+    blocks,
+    eventLog,
+    clock,
+    maxBlockAgeMs: options.readiness?.maxBlockAgeMs,
     ingest,
     dispatcher,
     contractAbis,
     conditions,
     hooks,
     deliveries: queue,
-    // One read of the stores per scrape, shared by the figures that need it.
-    progress: sharedRead(ingestProgress),
     chain: container.get(ChainNotices),
-    chainState: sharedRead(() => progressStore.chainState(0)),
     database: postgres?.db.health,
   });
   const { app, router } = createHttpApi({

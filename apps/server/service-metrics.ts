@@ -9,7 +9,7 @@ import type { BlockIngest } from '../../core/use-cases/ingest-blocks.js';
 import type { ContractAbis } from '../../core/use-cases/contract-abis.js';
 import type { IngestProgress } from '../../core/use-cases/ingest-progress.js';
 import type { WebhookDispatcher } from '../../core/use-cases/webhook-dispatcher.js';
-import type { DatabaseCounters } from '../../adapters/store-postgres/index.js';
+import type { DatabaseCounters } from '../../adapters/store-postgres/connection-health.js';
 import {
   EventMetrics,
   METRICS_CONTENT_TYPE,
