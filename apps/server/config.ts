@@ -228,11 +228,11 @@ export function readServerConfig(env: Source = process.env, flags: ServerFlags =
     nodeRpcConcurrency: integer(source, 'STACKHOOKS_NODE_RPC_CONCURRENCY', 64, 1, 1_000),
     logLevel: oneOf(source, 'STACKHOOKS_LOG_LEVEL', LOG_LEVELS, 'info'),
     metricsPort:
-      source.STACKHOOKS_METRICS_PORT?.toLowerCase() === 'off'
+      source.get('STACKHOOKS_METRICS_PORT')?.toLowerCase() === 'off'
         ? undefined
         : integer(source, 'STACKHOOKS_METRICS_PORT', 9153, 0, 65535),
-    metricsHost: source.STACKHOOKS_METRICS_HOST || '127.0.0.1',
-    metricsToken: source.STACKHOOKS_METRICS_TOKEN || undefined,
+    metricsHost: source.get('STACKHOOKS_METRICS_HOST') || '127.0.0.1',
+    metricsToken: source.get('STACKHOOKS_METRICS_TOKEN') || undefined,
     readyMaxBlockAgeMs: duration(source, 'STACKHOOKS_READY_MAX_BLOCK_AGE', 10 * 60_000),
     logFormat: oneOf(
       source,
