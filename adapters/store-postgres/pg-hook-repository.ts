@@ -16,8 +16,8 @@ import type {
 } from '../../core/ports/hook-repository.js';
 import type { Database } from './database.js';
 
-/** Any fixed number, apart from migrate's: the first key of the per-owner insert lock. */
-const OWNER_LOCK = 7_406_101;
+/** Thrown inside an insert's transaction to roll it back when the owner is over the limit. */
+const OVER_LIMIT = Symbol('over the per-owner limit');
 
 /** The columns a StoredHook is stored in. */
 const HOOK_COLUMNS = 'uuid, owner, created_at_ms, definition, status, delivery';
@@ -59,34 +59,37 @@ export class PgHookRepository implements HookRepository {
 
   /** Store a new hook unless its owner already has `maxPerOwner`; a repeated uuid is an error. */
   async insert(hook: StoredHook, maxPerOwner: number): Promise<boolean> {
-    return this.db.transaction(async (client) => {
-      // Counting alone would let concurrent inserts all see room; the lock makes the count and the
-      // insert one step per owner, across processes. The schema is in the key since locks are global.
-      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [
-        OWNER_LOCK,
-        `${this.db.schema}:${hook.owner}`,
-      ]);
-      const { rows } = await client.query<{ count: number }>(
-        'SELECT count(*)::int AS count FROM hooks WHERE owner = $1',
-        [hook.owner],
-      );
-      if (rows[0].count >= maxPerOwner) return false;
-      // FOR SHARE waits out a live step under way, so the hook starts at the position it leaves
-      // and never counts that step's blocks, which it was not matched against.
-      await client.query(
-        `INSERT INTO hooks (${HOOK_COLUMNS}, live_base)
-         VALUES ($1, $2, $3, $4, $5, $6, (SELECT evaluated FROM live_stream FOR SHARE))`,
-        [
-          hook.uuid,
-          hook.owner,
-          hook.created_at_ms,
-          JSON.stringify(hook.definition),
-          JSON.stringify(hook.status),
-          hook.delivery ? JSON.stringify(hook.delivery) : null,
-        ],
-      );
-      return true;
-    });
+    const stored = await this.db
+      .transaction(async (client) => {
+        // FOR SHARE waits out a live step under way, so the hook starts at the position it leaves
+        // and never counts that step's blocks, which it was not matched against.
+        await client.query(
+          `INSERT INTO hooks (${HOOK_COLUMNS}, live_base)
+           VALUES ($1, $2, $3, $4, $5, $6, (SELECT evaluated FROM live_stream FOR SHARE))`,
+          [
+            hook.uuid,
+            hook.owner,
+            hook.created_at_ms,
+            JSON.stringify(hook.definition),
+            JSON.stringify(hook.status),
+            hook.delivery ? JSON.stringify(hook.delivery) : null,
+          ],
+        );
+        // The insert's trigger has counted the hook and holds the owner's count row until commit, so
+        // concurrent inserts by one owner (from any process) each read a count that includes the
+        // ones committed before it: the check costs one row, whatever the owner holds.
+        const { rows } = await client.query<{ hooks: number }>(
+          'SELECT hooks FROM hook_counts WHERE owner = $1',
+          [hook.owner],
+        );
+        if (rows[0].hooks > maxPerOwner) throw OVER_LIMIT;
+        return true;
+      })
+      .catch((err: unknown) => {
+        if (err === OVER_LIMIT) return false;
+        throw err;
+      });
+    return stored;
   }
 
   /** One owner's hook, or undefined. */
@@ -122,18 +125,21 @@ export class PgHookRepository implements HookRepository {
   /** A page of one owner's hooks that pass the filter, oldest first, with their total. */
   async list(owner: string, offset: number, limit: number, filter: HookListFilter = {}): Promise<HookPage> {
     if (isListFiltered(filter)) return this.#filteredList(owner, offset, limit, filter);
-    // The window count is taken before OFFSET/LIMIT, so a non-empty page carries the total itself.
+    // The page's keys come from the owner's index alone (an index-only scan skips the offset without
+    // reading the rows it passes), and the total from the owner's count row, in the same snapshot.
     const { rows } = await this.db.pool.query<HookRow & { total: number }>(
-      `SELECT ${READ_COLUMNS}, count(*) OVER ()::int AS total FROM ${HOOKS_WITH_PROGRESS} WHERE owner = $1
-       ${LISTING_ORDER} OFFSET $2 LIMIT $3`,
+      `SELECT ${READ_COLUMNS}, (SELECT hooks FROM hook_counts WHERE owner = $1) AS total
+       FROM (SELECT uuid FROM hooks WHERE owner = $1 ${LISTING_ORDER} OFFSET $2 LIMIT $3) AS page
+       JOIN hooks USING (uuid) CROSS JOIN live_stream
+       ${LISTING_ORDER}`,
       [owner, Math.max(0, offset), Math.max(0, limit)],
     );
     if (rows.length > 0) return { total: rows[0].total, results: rows.map(toHook) };
-    const counted = await this.db.pool.query<{ total: number }>(
-      'SELECT count(*)::int AS total FROM hooks WHERE owner = $1',
+    const counted = await this.db.pool.query<{ hooks: number }>(
+      'SELECT hooks FROM hook_counts WHERE owner = $1',
       [owner],
     );
-    return { total: counted.rows[0].total, results: [] };
+    return { total: counted.rows[0]?.hooks ?? 0, results: [] };
   }
 
   /**
