@@ -1,1 +1,5 @@
-export { NodeRpcInterfaceSource, type NodeRpcOptions } from './node-rpc-interface-source.js';
+export {
+  DEFAULT_NODE_RPC_CONCURRENCY,
+  NodeRpcInterfaceSource,
+  type NodeRpcOptions,
+} from './node-rpc-interface-source.js';

@@ -8,15 +8,24 @@ export type NodeRpcOptions = {
   url: string;
   /** The longest a request may take (default 2 s). */
   timeoutMs?: number;
-  /** Requests out at once (default 64). */
+  /** Requests out at once (default 128). */
   concurrency?: number;
 };
+
+/**
+ * Requests out at once by default: a busy block's unknown contracts (a couple of hundred) go in two
+ * rounds, while a stacks-node serves 1,000 HTTP clients (its `max_http_clients`) to everyone.
+ */
+export const DEFAULT_NODE_RPC_CONCURRENCY = 128;
 
 /** Interface bodies are a few KB, the largest boot contract's 50 KB: anything past this is no ABI. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** A response's status and body, or why there was none. */
-type Reply = { status: number; body: string } | { failed: string };
+type Reply = { status: number; body: string } | { failed: string } | { refused: string };
+
+/** undici's codes for a connection, a status line or a body that did not come within the timeout. */
+const TIMEOUTS = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /**
  * Contract interfaces from a stacks-node's RPC: `GET {url}/v2/contracts/interface/{address}/{name}`
@@ -35,10 +44,19 @@ export class NodeRpcInterfaceSource implements ContractInterfaceSource {
     const base = new URL(options.url);
     this.#prefix = base.pathname.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 2_000;
-    this.concurrency = options.concurrency ?? 64;
+    this.concurrency = options.concurrency ?? DEFAULT_NODE_RPC_CONCURRENCY;
     // undici's pool: a request costs about half of what node:http's client costs, which counts when
     // a busy block calls hundreds of contracts nobody has asked about.
-    this.#pool = new Pool(base.origin, { connections: this.concurrency, pipelining: 1 });
+    // The timeouts are the pool's rather than a signal per request: a timer and an abort listener
+    // for each of hundreds of requests cost more than the request's own parsing.
+    this.#pool = new Pool(base.origin, {
+      connections: this.concurrency,
+      pipelining: 1,
+      connect: { timeout: this.timeoutMs },
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      maxResponseSize: MAX_BODY_BYTES,
+    });
   }
 
   /** Ask the node for one contract's interface. */
@@ -48,6 +66,7 @@ export class NodeRpcInterfaceSource implements ContractInterfaceSource {
     const name = encodeURIComponent(contractId.slice(dot + 1));
     const reply = await this.#request(`${this.#prefix}/v2/contracts/interface/${address}/${name}`);
     if ('failed' in reply) return { kind: 'unreachable', reason: reply.failed };
+    if ('refused' in reply) return { kind: 'refused', reason: reply.refused };
     if (reply.status === 404 || reply.status === 400) return { kind: 'not_found' };
     if (reply.status === 429 || reply.status === 503) {
       return { kind: 'unreachable', reason: `HTTP ${reply.status}` };
@@ -69,27 +88,19 @@ export class NodeRpcInterfaceSource implements ContractInterfaceSource {
   }
 
   async #request(path: string): Promise<Reply> {
-    const signal = AbortSignal.timeout(this.timeoutMs);
     try {
       const response = await this.#pool.request({
         path,
         method: 'GET',
         headers: { accept: 'application/json' },
-        signal,
       });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of response.body as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > MAX_BODY_BYTES) {
-          response.body.destroy();
-          return { status: response.statusCode, body: '' };
-        }
-        chunks.push(chunk);
-      }
-      return { status: response.statusCode, body: Buffer.concat(chunks).toString('utf8') };
+      return { status: response.statusCode, body: await response.body.text() };
     } catch (err) {
-      return { failed: signal.aborted ? 'timed out' : (err as Error).message };
+      const code = (err as { code?: unknown }).code;
+      if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return { refused: `a body over ${MAX_BODY_BYTES} bytes` };
+      return {
+        failed: typeof code === 'string' && TIMEOUTS.has(code) ? 'timed out' : (err as Error).message,
+      };
     }
   }
 }

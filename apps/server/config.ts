@@ -1,3 +1,4 @@
+import { DEFAULT_NODE_RPC_CONCURRENCY } from '../../adapters/node-rpc/index.js';
 import { LOG_LEVELS, type LogLevel } from '../../adapters/system/index.js';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../../core/delivery/retry-policy.js';
 import type { Network } from '../../core/hooks/definition.js';
@@ -59,7 +60,7 @@ export type ServerConfig = {
   nodeRpcUrl: string | undefined;
   /** STACKHOOKS_NODE_RPC_TIMEOUT: the longest anything waits on that node (default 2s). */
   nodeRpcTimeoutMs: number;
-  /** STACKHOOKS_NODE_RPC_CONCURRENCY: requests to it out at once (default 64). */
+  /** STACKHOOKS_NODE_RPC_CONCURRENCY: requests to it out at once (default 128). */
   nodeRpcConcurrency: number;
   /** STACKHOOKS_LOG_LEVEL: the lowest level logged: debug, info (default), warn, error or silent. */
   logLevel: LogLevel;
@@ -225,7 +226,13 @@ export function readServerConfig(env: Source = process.env, flags: ServerFlags =
     shutdownGraceMs: integer(source, 'STACKHOOKS_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     nodeRpcUrl: httpUrl(source, 'STACKHOOKS_NODE_RPC_URL'),
     nodeRpcTimeoutMs: boundedDuration(source, 'STACKHOOKS_NODE_RPC_TIMEOUT', 2_000, 60_000),
-    nodeRpcConcurrency: integer(source, 'STACKHOOKS_NODE_RPC_CONCURRENCY', 64, 1, 1_000),
+    nodeRpcConcurrency: integer(
+      source,
+      'STACKHOOKS_NODE_RPC_CONCURRENCY',
+      DEFAULT_NODE_RPC_CONCURRENCY,
+      1,
+      1_000,
+    ),
     logLevel: oneOf(source, 'STACKHOOKS_LOG_LEVEL', LOG_LEVELS, 'info'),
     metricsPort:
       source.get('STACKHOOKS_METRICS_PORT')?.toLowerCase() === 'off'

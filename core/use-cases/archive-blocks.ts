@@ -194,7 +194,7 @@ export class BlockArchiver {
   }
 
   // Normalization is synchronous: ABIs it could still learn are resolved (within the node's
-  // timeout) and the block normalized once more.
+  // timeout) and the block normalized once more, unless none was learned.
   private async normalize(nodeBlock: NodeBlock): Promise<NormalizedBlockResult> {
     const due = new Set<string>();
     const lookupAbi = (id: string) => {
@@ -205,6 +205,7 @@ export class BlockArchiver {
     const first = normalizeBlock(nodeBlock, context);
     if (due.size === 0) return first;
     await this.abis.resolve(due);
+    if (![...due].some((id) => this.abis.lookup(id) !== undefined)) return first;
     return normalizeBlock(nodeBlock, context);
   }
 }

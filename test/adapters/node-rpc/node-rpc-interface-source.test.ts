@@ -81,6 +81,14 @@ describe('NodeRpcInterfaceSource', () => {
     });
   });
 
+  it('refuses a body larger than any interface without reading it all', async () => {
+    node.interfaces.set(TOKEN, { ...ABI, padding: 'x'.repeat(5 * 1024 * 1024) });
+    expect(await source.fetchInterface(TOKEN)).to.deep.equal({
+      kind: 'refused',
+      reason: `a body over ${4 * 1024 * 1024} bytes`,
+    });
+  });
+
   it('counts a node too busy to answer (503) as unreachable', async () => {
     node.mode = 'busy';
     expect(await source.fetchInterface(TOKEN)).to.deep.equal({ kind: 'unreachable', reason: 'HTTP 503' });
@@ -96,8 +104,8 @@ describe('NodeRpcInterfaceSource', () => {
     expect((await nobody.fetchInterface(TOKEN)).kind).to.equal('unreachable');
   });
 
-  it('defaults to a 2 s timeout and 64 requests at once', () => {
+  it('defaults to a 2 s timeout and 128 requests at once', () => {
     const plain = new NodeRpcInterfaceSource({ url: node.url });
-    expect([plain.timeoutMs, plain.concurrency]).to.deep.equal([2000, 64]);
+    expect([plain.timeoutMs, plain.concurrency]).to.deep.equal([2000, 128]);
   });
 });

@@ -6,12 +6,12 @@ describe('readServerConfig: the node RPC', () => {
     expect(nodeRpcOptions(readServerConfig({}))).to.equal(undefined);
   });
 
-  it('takes the node from STACKHOOKS_NODE_RPC_URL, with a 2 s timeout and 64 requests at once by default', () => {
+  it('takes the node from STACKHOOKS_NODE_RPC_URL, with a 2 s timeout and 128 requests at once by default', () => {
     const config = readServerConfig({ STACKHOOKS_NODE_RPC_URL: 'http://127.0.0.1:20443' });
     expect(nodeRpcOptions(config)).to.deep.equal({
       url: 'http://127.0.0.1:20443',
       timeoutMs: 2000,
-      concurrency: 64,
+      concurrency: 128,
     });
   });
 
