@@ -1,5 +1,6 @@
-// The live stream's cost per block: one chain event into LiveMatching, its payloads enqueued (in
-// memory, so the figure is matching, shaping and the hook store) and the lifecycle counters written,
+// The live stream's cost per block, the whole step as the service runs it: one chain event into
+// LiveMatching, matched, its payloads shaped, serialized and made durable in the store's own outbox
+// (the file outbox beside lowdb, the Postgres outbox beside Postgres), and the counters written,
 // with 1,000, 10,000 and 100,000 live hooks registered, on the embedded lowdb store and on Postgres.
 // Two shapes of hook set: about 1% of the hooks match each block (so the payloads grow with the
 // hooks), and a fixed 10 match (so only the registered count grows). The promise to check: a block
@@ -11,15 +12,16 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { execSync } from 'node:child_process';
-import { MemoryOutbox } from '../adapters/outbox/index.js';
+import { openFsOutbox } from '../adapters/outbox/index.js';
 import { openLowdbStore } from '../adapters/store-lowdb/index.js';
-import { PgHookRepository, migrate, openDatabase } from '../adapters/store-postgres/index.js';
+import { PgHookRepository, PgOutbox, migrate, openDatabase } from '../adapters/store-postgres/index.js';
 import type { NormalizedBlock } from '../core/chain/block.js';
 import { normalizeBlock } from '../core/stacks-codec/normalize-block.js';
 import type { EventFilter } from '../core/hooks/definition.js';
 import { createHook } from '../core/hooks/lifecycle.js';
 import type { StoredHook } from '../core/hooks/record.js';
 import type { HookRepository } from '../core/ports/hook-repository.js';
+import type { DeliveryQueue } from '../core/ports/delivery-queue.js';
 import { LiveMatching } from '../core/use-cases/live-matching.js';
 import { ChainBuilder, TEST_KEYS, addressOf, events } from '../test/support/block-builder.js';
 import { stxTransfer, withEvents } from '../test/support/block-builder.js';
@@ -42,10 +44,37 @@ const ISSUER = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9';
 type Store = {
   name: string;
   hooks: HookRepository;
+  /** The outbox the service runs with this store: payloads serialized and made durable there. */
+  outbox: DeliveryQueue;
   seed(hooks: StoredHook[]): Promise<void>;
   close(): Promise<void>;
 };
-type Row = { store: string; hooks: number; matching: number; msPerBlock: number; payloads: number };
+type Row = {
+  store: string;
+  hooks: number;
+  matching: number;
+  msPerBlock: number;
+  /** CPU time of this process per block (the database's own work is not in it). */
+  cpuMsPerBlock: number;
+  /** Of msPerBlock: in the outbox's enqueue (serialize and make durable). */
+  enqueueMs: number;
+  /** Of msPerBlock: in the hook store's live step write. */
+  storeMs: number;
+  payloads: number;
+};
+
+/** Adds the time spent in `object[method]` to `spent.ms`. */
+function timed<T extends object>(object: T, method: keyof T & string, spent: { ms: number }): void {
+  const original = (object[method] as (...args: unknown[]) => Promise<unknown>).bind(object);
+  (object as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+    const start = performance.now();
+    try {
+      return await original(...args);
+    } finally {
+      spent.ms += performance.now() - start;
+    }
+  };
+}
 
 /** `count` enabled hooks; the first `matching` follow the FT every block moves, the rest an FT no block moves. */
 function hookSet(count: number, matching: number): StoredHook[] {
@@ -90,12 +119,15 @@ async function busyBlocks(count: number): Promise<NormalizedBlock[]> {
 async function lowdbStore(): Promise<Store> {
   const dir = await mkdtemp(join(tmpdir(), 'stackhooks-bench-live-'));
   const store = await openLowdbStore(dir);
+  const outbox = await openFsOutbox(join(dir, 'outbox'));
   return {
     name: 'lowdb',
     hooks: store.hooks,
+    outbox,
     // Inserts coalesce into a few file writes when they are all started at once.
     seed: async (hooks) => void (await Promise.all(hooks.map((hook) => store.hooks.insert(hook, Infinity)))),
     async close() {
+      await outbox.close();
       await store.close();
       await rm(dir, { recursive: true, force: true });
     },
@@ -110,6 +142,7 @@ async function postgresStore(): Promise<Store> {
   return {
     name: 'postgres',
     hooks,
+    outbox: new PgOutbox(db),
     async seed(all) {
       // One statement per 10,000 hooks: registering 100,000 one by one would dominate the run.
       for (let i = 0; i < all.length; i += 10_000) {
@@ -140,11 +173,10 @@ async function measure(open: () => Promise<Store>, count: number, matching: numb
   const store = await open();
   try {
     await store.seed(hookSet(count, matching));
-    const queue = new MemoryOutbox();
     let now = 1_700_100_000_000;
     const live = new LiveMatching(
       store.hooks,
-      queue,
+      store.outbox,
       { now: () => (now += 1000) },
       { network: 'mainnet', maxHooksPerOwner: Infinity, serverVersion: 'bench' },
     );
@@ -152,17 +184,27 @@ async function measure(open: () => Promise<Store>, count: number, matching: numb
     let eventId = 0;
     for (const block of blocks.slice(0, 2))
       await live.chainUpdated({ eventId: ++eventId, rollback: [], apply: [block] });
-    const before = queue.all().length;
+    const enqueue = { ms: 0 };
+    const write = { ms: 0 };
+    timed(store.outbox, 'enqueue', enqueue);
+    timed(store.hooks, 'recordLiveStep', write);
+    let payloads = 0;
+    const cpu = process.cpuUsage();
     const start = performance.now();
     for (const block of blocks.slice(2))
-      await live.chainUpdated({ eventId: ++eventId, rollback: [], apply: [block] });
+      payloads += (await live.chainUpdated({ eventId: ++eventId, rollback: [], apply: [block] }))
+        .payloadsQueued;
     const ms = (performance.now() - start) / BLOCKS;
+    const used = process.cpuUsage(cpu);
     return {
+      cpuMsPerBlock: (used.user + used.system) / 1000 / BLOCKS,
       store: store.name,
       hooks: count,
       matching,
       msPerBlock: ms,
-      payloads: (queue.all().length - before) / BLOCKS,
+      enqueueMs: enqueue.ms / BLOCKS,
+      storeMs: write.ms / BLOCKS,
+      payloads: payloads / BLOCKS,
     };
   } finally {
     await store.close();
@@ -180,7 +222,9 @@ for (const open of stores) {
     for (const matching of new Set([Math.round(count / 100), 10])) {
       const row = await measure(open, count, matching);
       console.error(
-        `${row.store} ${count} hooks, ${matching} matching: ${row.msPerBlock.toFixed(1)} ms/block`,
+        `${row.store} ${count} hooks, ${matching} matching: ${row.msPerBlock.toFixed(1)} ms/block, ` +
+          `CPU ${row.cpuMsPerBlock.toFixed(1)} ms ` +
+          `(enqueue ${row.enqueueMs.toFixed(1)}, hook store ${row.storeMs.toFixed(1)})`,
       );
       rows.push(row);
     }
@@ -198,11 +242,14 @@ console.log(
   `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ` +
     `commit ${commit}, load average at start ${load.map((l) => l.toFixed(2)).join(' ')}, ${BLOCKS} timed blocks each.\n`,
 );
-console.log('| store | live hooks | matching | payloads/block | ms/block |');
-console.log('| --- | ---: | ---: | ---: | ---: |');
+console.log(
+  '| store | live hooks | matching | payloads/block | ms/block | of which enqueue | of which hook store | CPU ms/block |',
+);
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const r of rows) {
   console.log(
-    `| ${r.store} | ${r.hooks.toLocaleString('en')} | ${r.matching} | ${r.payloads} | ${r.msPerBlock.toFixed(1)} |`,
+    `| ${r.store} | ${r.hooks.toLocaleString('en')} | ${r.matching} | ${r.payloads} | ${r.msPerBlock.toFixed(1)} | ` +
+      `${r.enqueueMs.toFixed(1)} | ${r.storeMs.toFixed(1)} | ${r.cpuMsPerBlock.toFixed(1)} |`,
   );
 }
 console.log(

@@ -51,19 +51,21 @@ export class PayloadSegments {
     return segments;
   }
 
-  /** Place a record for `payload`; it is written (and fsynced) by the next `flush`. */
-  append(payload: Buffer): Locator {
-    const framed = HEADER_BYTES + payload.length;
+  /** Place a record of `text`'s UTF-8 bytes; it is written (and fsynced) by the next `flush`. */
+  append(text: string): Locator {
+    const length = Buffer.byteLength(text, 'utf8');
+    const framed = HEADER_BYTES + length;
     if (this.activeSize > 0 && this.activeSize + framed > this.segmentBytes) {
       this.active++;
       this.activeSize = 0;
       this.startedNew = true;
     }
+    // Encoded once, straight into the record's frame: no intermediate buffer to copy from.
     const bytes = Buffer.allocUnsafe(framed);
-    bytes.writeUInt32LE(payload.length, 0);
-    bytes.writeUInt32LE(crc32(payload), 4);
-    payload.copy(bytes, HEADER_BYTES);
-    const loc = { seg: this.active, off: this.activeSize, len: payload.length };
+    bytes.write(text, HEADER_BYTES, 'utf8');
+    bytes.writeUInt32LE(length, 0);
+    bytes.writeUInt32LE(crc32(bytes.subarray(HEADER_BYTES)), 4);
+    const loc = { seg: this.active, off: this.activeSize, len: length };
     this.unwritten.push({ seg: loc.seg, off: loc.off, bytes });
     this.activeSize += framed;
     return loc;

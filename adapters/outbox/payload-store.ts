@@ -1,5 +1,6 @@
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
 import type { WebhookPayload } from '../../core/payload/webhook-payload.js';
+import { serializePayload } from '../../core/payload/index.js';
 import { BodyCache } from './body-cache.js';
 import type { Locator, PayloadSegments } from './payload-segments.js';
 
@@ -75,10 +76,9 @@ export class SegmentPayloads implements PayloadStore {
 
   /** Write the payload as a record (placed now, written by the next flush) and cache its body. */
   put(payload: OutgoingPayload): Locator {
-    const bytes = Buffer.from(JSON.stringify(payload), 'utf8');
-    const loc = this.segments.append(bytes);
+    const loc = this.segments.append(recordText(payload));
     this.segments.retain(loc);
-    this.cache.put(payload.id, payload.body, bytes.length);
+    this.cache.put(payload.id, payload.body, loc.len);
     return loc;
   }
 
@@ -107,4 +107,14 @@ export class SegmentPayloads implements PayloadStore {
   get cachedBytes(): number {
     return this.cache.size;
   }
+}
+
+/**
+ * A payload as one JSON record: its fields, then its body, whose shared blocks are serialized once
+ * across payloads (`serializePayload`). Read back with `JSON.parse`, so the field order is free.
+ */
+function recordText(payload: OutgoingPayload): string {
+  const { body, ...fields } = payload;
+  // `fields` is never empty (it has the id), so its text ends in `}` after at least one field.
+  return `${JSON.stringify(fields).slice(0, -1)},"body":${serializePayload(body)}}`;
 }

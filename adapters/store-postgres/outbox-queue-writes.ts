@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
+import { serializePayload } from '../../core/payload/index.js';
 import { refsOf } from './outbox-rows.js';
 import type { SentBlocks } from './outbox-sent-blocks.js';
 
@@ -59,7 +60,7 @@ export async function insertPayloads(
       seqs.slice(0, fresh.length),
       refs.map((r) => r.apply),
       refs.map((r) => r.rollback),
-      fresh.map((p) => JSON.stringify(p.body)),
+      fresh.map((p) => serializePayload(p.body)),
       fresh.map((p) => p.created_at),
     ],
   );

@@ -22,15 +22,18 @@ function evaluationsLeft(hook: StoredHook): number {
   return limit == null ? Infinity : Math.max(0, limit - hook.status.evaluated_block_count);
 }
 
-/** The `webhook-id` of a live payload: the same whenever the same chain event is processed again. */
-export function livePayloadId(hookUuid: string, event: ChainEvent): string {
-  const digest = createHash('sha256')
-    .update(hookUuid)
-    .update(`|${event.eventId}|`)
-    .update(event.apply.map((b) => b.block_identifier.hash).join(','))
-    .update('|')
-    .update(event.rollback.map((b) => b.block_identifier.hash).join(','))
-    .digest('hex');
+/** What a live payload id hashes after the hook's uuid: the event's number and its blocks. */
+function eventIdentity(event: ChainEvent): string {
+  const hashes = (blocks: ChainEvent['apply']) => blocks.map((b) => b.block_identifier.hash).join(',');
+  return `|${event.eventId}|${hashes(event.apply)}|${hashes(event.rollback)}`;
+}
+
+/**
+ * The `webhook-id` of a live payload: the same whenever the same chain event is processed again
+ * (the event's identity is computed once for all of its payloads).
+ */
+function livePayloadId(hookUuid: string, identity: string): string {
+  const digest = createHash('sha256').update(hookUuid).update(identity).digest('hex');
   return `msg_${digest.slice(0, 32)}`;
 }
 
@@ -151,12 +154,13 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
     await this.load();
     const shares = await this.share(event);
     const now = this.clock.now();
+    const identity = eventIdentity(event);
     const payloads: OutgoingPayload[] = [];
     let hooksMatched = 0;
     for (const share of shares.values()) {
       if (share.apply.length > 0) hooksMatched++;
       if (share.apply.length === 0 && share.rollback.length === 0) continue;
-      payloads.push(this.payloadFor(share, event, now));
+      payloads.push(this.payloadFor(share, identity, now));
     }
     if (payloads.length > 0) await this.deliveries.enqueue(payloads);
     await this.count(shares, new Set(payloads.map((p) => p.hook_uuid)), event, now);
@@ -209,7 +213,7 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
     }
   }
 
-  private payloadFor(share: HookShare, event: ChainEvent, now: number): OutgoingPayload {
+  private payloadFor(share: HookShare, identity: string, now: number): OutgoingPayload {
     const { hook } = share;
     const body = shapePayload({
       hook: { uuid: hook.uuid, name: hook.definition.name, options: hook.definition.options },
@@ -218,7 +222,7 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
       rollback: share.rollback,
     });
     return {
-      id: livePayloadId(hook.uuid, event),
+      id: livePayloadId(hook.uuid, identity),
       hook_uuid: hook.uuid,
       owner: hook.owner,
       url: hook.definition.action.url,

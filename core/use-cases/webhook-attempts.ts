@@ -6,6 +6,7 @@ import { describeFailure, isSuccess, nextStep } from '../delivery/retry-policy.j
 import { webhookHeaders } from '../delivery/webhook-headers.js';
 import { interruptHook, toUnixSeconds } from '../hooks/lifecycle.js';
 import type { StoredHook } from '../hooks/record.js';
+import { serializePayload } from '../payload/index.js';
 import type { AccountStore } from '../ports/account-store.js';
 import type { Clock } from '../ports/clock.js';
 import type { DeliveryQueue, DueDelivery, OutgoingPayload } from '../ports/delivery-queue.js';
@@ -88,7 +89,7 @@ export class WebhookAttempts {
       await ctx.recorder.record({ id: payload.id, attempt: null, outcome });
       return;
     }
-    const body = JSON.stringify(payload.body);
+    const body = serializePayload(payload.body);
     const secret = targets.secrets.get(payload.owner) ?? null;
     const headers = webhookHeaders(
       payload,
