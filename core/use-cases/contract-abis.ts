@@ -2,6 +2,7 @@ import { inject, injectable, optional } from 'inversify';
 import type { NormalizedBlock } from '../chain/block.js';
 import type { ContractAbi } from '../chain/contract-abi.js';
 import { bootContractAbi } from '../contracts/boot-contracts.js';
+import { mempoolCalledContracts } from '../contracts/mempool-calls.js';
 import { hasUnnamedArgs, nameContractCalls, unnamedCallContracts } from '../contracts/name-contract-calls.js';
 import {
   NodeInterfaces,
@@ -49,7 +50,8 @@ export class ContractAbis {
   /** Contracts the store had no ABI for, with the time to ask it again (another process may add one). */
   private readonly absent = new Map<string, number>();
   private readonly node: NodeInterfaces | undefined;
-  private readonly writes = new Set<Promise<void>>();
+  /** Writes of the node's answers and mempool look-ups under way (idle() waits for them). */
+  private readonly background = new Set<Promise<void>>();
   private pendingWrites: { contract_identifier: string; abi: ContractAbi }[] = [];
   private readonly reported = new Set<string>();
   /** The counts so far, read at any time (they only grow from the process's start). */
@@ -100,6 +102,25 @@ export class ContractAbis {
     if (this.node) await this.node.ask(due.filter((id) => !this.known.has(id) && this.askable(id)));
   }
 
+  /**
+   * Start learning the ABIs of the contracts the transactions of a `/new_mempool_tx` body call,
+   * without waiting: by the time a block mines them, its calls are named without asking the node.
+   * Does nothing without a node (the store is asked when a block calls them anyway).
+   */
+  prefetchMempool(body: string): void {
+    if (!this.node) return;
+    const due = [...mempoolCalledContracts(body, this.settings.network)].filter((id) => this.isDue(id));
+    if (due.length === 0) return;
+    const prefetch = this.resolve(due).catch((err: unknown) => {
+      this.logger.warn('could not look up the ABIs of contracts called in the mempool', {
+        contracts: due.length,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    });
+    this.background.add(prefetch);
+    void prefetch.finally(() => this.background.delete(prefetch));
+  }
+
   /** Keep the ABIs of contracts a block being archived deploys, for the blocks after it. */
   rememberDeploys(contracts: readonly DeployedContract[]): void {
     const now = this.clock.now();
@@ -141,10 +162,10 @@ export class ContractAbis {
     }
   }
 
-  /** Resolves when no request to the node and no write of its answers is under way. */
+  /** Resolves when no request to the node, write of its answers or mempool look-up is under way. */
   async idle(): Promise<void> {
     await this.node?.idle();
-    while (this.writes.size > 0) await Promise.all([...this.writes]);
+    while (this.background.size > 0) await Promise.all([...this.background]);
   }
 
   private storeDue(id: string, now: number): boolean {
@@ -175,8 +196,8 @@ export class ContractAbis {
         });
       }
     });
-    this.writes.add(write);
-    void write.finally(() => this.writes.delete(write));
+    this.background.add(write);
+    void write.finally(() => this.background.delete(write));
   }
 
   private remember(id: string, abi: ContractAbi): void {

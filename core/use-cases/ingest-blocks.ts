@@ -141,6 +141,7 @@ export class BlockIngest {
         for (const entry of entries) {
           if (this.paused) return;
           if (entry.path === '/new_block') await this.processBlockEntry(entry);
+          else if (entry.path === '/new_mempool_tx') this.abis.prefetchMempool(entry.body);
           await this.log.markProcessed(entry.id, await this.tipNote());
         }
       }
