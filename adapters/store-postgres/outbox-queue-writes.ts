@@ -42,27 +42,15 @@ export async function insertPayloads(
   await lockEnqueues(client);
   // Enough values for every payload and every sent-block change; unused ones are just gaps.
   const seqs = await takeSeqs(client, fresh.length + sent.changesOf(fresh).length);
-  const refs = fresh.map(refsOf);
   const { rows } = await client.query<{ id: string }>(
     `INSERT INTO outbox_payloads (id, hook_uuid, owner, url, kind, seq, queue_seq, apply_refs,
        rollback_refs, body, created_at, state, next_attempt_at)
-     SELECT id, hook, owner, url, kind, seq, seq, apply, rb, body, created, 'pending', created
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[],
-                 $7::jsonb[], $8::jsonb[], $9::text[], $10::bigint[])
-       AS t(id, hook, owner, url, kind, seq, apply, rb, body, created)
+     SELECT id, hook, owner, url, kind, seq, seq, apply::jsonb, rb::jsonb, body::text, created, 'pending', created
+     FROM json_to_recordset($1::json)
+       AS t(id text, hook text, owner text, url text, kind text, seq bigint, apply json, rb json, body json,
+            created bigint)
      ON CONFLICT (id) DO NOTHING RETURNING id`,
-    [
-      fresh.map((p) => p.id),
-      fresh.map((p) => p.hook_uuid),
-      fresh.map((p) => p.owner),
-      fresh.map((p) => p.url),
-      fresh.map((p) => p.kind),
-      seqs.slice(0, fresh.length),
-      refs.map((r) => r.apply),
-      refs.map((r) => r.rollback),
-      fresh.map((p) => serializePayload(p.body)),
-      fresh.map((p) => p.created_at),
-    ],
+    [payloadRowsJson(fresh, seqs)],
   );
   const inserted = new Set(rows.map((r) => r.id));
   const added = fresh.filter((p) => inserted.has(p.id));
@@ -74,6 +62,26 @@ export async function insertPayloads(
   );
   await sent.write(client, sent.changesOf(added), seqs.slice(fresh.length));
   return added.length;
+}
+
+/**
+ * The payloads as one JSON array of rows, the bodies placed in it as their own text. A `json` value
+ * keeps its text as written, so each body is stored exactly as serialized, and is never escaped
+ * on the way (a `text[]` parameter escapes every quote of every body, which cost about a second
+ * per thousand payloads).
+ */
+function payloadRowsJson(payloads: readonly OutgoingPayload[], seqs: readonly number[]): string {
+  let text = '[';
+  for (let i = 0; i < payloads.length; i++) {
+    const p = payloads[i];
+    const refs = refsOf(p);
+    if (i > 0) text += ',';
+    text +=
+      `{"id":${JSON.stringify(p.id)},"hook":${JSON.stringify(p.hook_uuid)},"owner":${JSON.stringify(p.owner)},` +
+      `"url":${JSON.stringify(p.url)},"kind":${JSON.stringify(p.kind)},"seq":${seqs[i]},` +
+      `"apply":${refs.apply},"rb":${refs.rollback},"created":${p.created_at},"body":${serializePayload(p.body)}}`;
+  }
+  return `${text}]`;
 }
 
 // Give each hook that had nothing pending its first new payload as head. The upsert waits for the

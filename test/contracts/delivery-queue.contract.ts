@@ -97,6 +97,26 @@ export function deliveryQueueContract(
       expect(due).to.deep.equal({ payload: p, attempts: 0 });
     });
 
+    it('gives back bodies with quotes, backslashes, control characters and non-ASCII text as queued, from a batch', async () => {
+      const awkward = 'a "quoted" \\ back\\slash, tab\t, newline\n, \u0001, ünïcødé ✓, emoji 🚀, </script>';
+      const block = {
+        block_identifier: { index: 7, hash: '0x07' },
+        parent_block_identifier: { index: 6, hash: '0x06' },
+        timestamp: 1,
+        transactions: [],
+        metadata: { note: awkward } as never,
+      };
+      const payloads = ['h1', 'h2', 'h3'].map((hook) => {
+        const p = outgoing(hook, { created_at: T0 });
+        return { ...p, body: { ...p.body, event: { ...p.body.event, apply: [block] } } };
+      });
+      payloads[1].body.chainhook.name = awkward;
+      await queue.enqueue(payloads);
+      const due = await queue.due(T0, 10, none);
+      const byId = new Map(due.map((d) => [d.payload.id, d.payload]));
+      for (const p of payloads) expect(byId.get(p.id)).to.deep.equal(p);
+    });
+
     it('skips a payload whose id is already queued, within one call and across calls', async () => {
       const p = outgoing('h1');
       await queue.enqueue([p, { ...p, created_at: T0 + 1 }]);
