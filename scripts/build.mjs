@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { buildDashboard } from './build-dashboard.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -20,6 +21,9 @@ if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 
 // The Postgres schema is SQL read at run time beside the compiled migrate.js.
 cpSync('adapters/store-postgres/migrations', 'dist/adapters/store-postgres/migrations', { recursive: true });
+
+// The web dashboard the server serves at /dashboard/, compiled for the browser.
+buildDashboard('dist/apps/dashboard');
 
 // The command line runs as an executable: npx and a clone's bin link call the file itself, and tsc
 // writes it without the execute bit.

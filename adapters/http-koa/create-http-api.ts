@@ -10,6 +10,7 @@ import type { ApiKeys } from '../../core/use-cases/api-keys.js';
 import { openApiDocument } from '../../spec/index.js';
 import type { ApiContext, ApiState } from './api-state.js';
 import { errorResponse, sendError } from './error-response.js';
+import { serveDashboard } from './dashboard-route.js';
 import { addHookRoutes, type HookRouteDeps } from './hook-routes.js';
 import { RequestRateLimit } from './rate-limit.js';
 import { requestLog, type RequestDone } from './request-log.js';
@@ -30,6 +31,8 @@ export type HttpApiOptions = HookRouteDeps & {
   onRequest?: (request: RequestDone) => void;
   /** Whether the service should get traffic, for `GET /ready` (without it, `/ready` is not served). */
   readiness?: () => Promise<Readiness>;
+  /** Serve the dashboard at `/dashboard/` from the folder of its built files (undefined: not built). Off when absent. */
+  dashboard?: { folder: string | undefined };
 };
 
 /**
@@ -89,6 +92,7 @@ export function createHttpApi(options: HttpApiOptions): { app: Koa<ApiState>; ro
   const app = new Koa<ApiState>();
   app.use(requestLog(options.logger, options.onRequest));
   app.use(errorResponse(options.logger));
+  if (options.dashboard) app.use(serveDashboard(options.dashboard.folder));
   app.use(routeApi(router));
   app.use(async (ctx: ApiContext) => {
     if (ctx.status === 404 && ctx.body === undefined)

@@ -72,6 +72,8 @@ export type ServerConfig = {
   metricsHost: string;
   /** STACKHOOKS_METRICS_TOKEN: when set, `/metrics` answers only `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
+  /** STACKHOOKS_DASHBOARD: serve the web dashboard at `/dashboard/` on the API's port (default true). */
+  dashboard: boolean;
   /** STACKHOOKS_READY_MAX_BLOCK_AGE: a process that processes blocks is unready after this long without one (default 10m; 0 for never). */
   readyMaxBlockAgeMs: number;
 };
@@ -202,7 +204,8 @@ export function readServerConfig(env: Source = process.env, flags: ServerFlags =
     requestsPerMinute: integer(source, 'STACKHOOKS_RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
     observerPort: integer(source, 'STACKHOOKS_OBSERVER_PORT', SERVER_DEFAULTS.observerPort, 0, 65535),
     observerHost: source.get('STACKHOOKS_OBSERVER_HOST') || SERVER_DEFAULTS.observerHost,
-    allowPrivateTargets: boolean(source, 'STACKHOOKS_ALLOW_PRIVATE_TARGETS'),
+    allowPrivateTargets: boolean(source, 'STACKHOOKS_ALLOW_PRIVATE_TARGETS', false),
+    dashboard: boolean(source, 'STACKHOOKS_DASHBOARD', true),
     deliveryConcurrency: integer(
       source,
       'STACKHOOKS_DELIVERY_CONCURRENCY',
@@ -281,10 +284,11 @@ function oneOf<T extends string>(source: RawSettings, name: string, allowed: rea
   return value;
 }
 
-function boolean(source: RawSettings, name: string): boolean {
+function boolean(source: RawSettings, name: string, fallback: boolean): boolean {
   const raw = (source.get(name) ?? '').toLowerCase();
-  if (raw === '' || raw === '0' || raw === 'false' || raw === 'no') return false;
-  if (raw === '1' || raw === 'true' || raw === 'yes') return true;
+  if (raw === '') return fallback;
+  if (raw === '0' || raw === 'false' || raw === 'no' || raw === 'off') return false;
+  if (raw === '1' || raw === 'true' || raw === 'yes' || raw === 'on') return true;
   throw source.invalid(name, ` must be true or false, got "${source.get(name)}"`);
 }
 

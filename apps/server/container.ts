@@ -74,6 +74,7 @@ import { claimDataFolderNetwork } from './store-network.js';
 import { SERVER_VERSION } from './version.js';
 import type { StackhooksMetrics } from './service-metrics.js';
 import { operatorView } from './operator-view.js';
+import { builtDashboardFolder } from './dashboard-folder.js';
 import type { Readiness } from '../../core/health/readiness.js';
 import type { IngestProgress } from '../../core/use-cases/ingest-progress.js';
 
@@ -128,6 +129,11 @@ export type StackhooksOptions = {
    * `maxBlockAgeMs` (counted from the start when the last block is older). Off by default.
    */
   readiness?: { maxBlockAgeMs: number };
+  /**
+   * The web dashboard at `/dashboard/` of `app` (default on, from the package's built files); false
+   * turns it off, `{ folder }` serves a build kept elsewhere.
+   */
+  dashboard?: boolean | { folder: string };
 };
 
 /** A built instance: the use cases, the HTTP API, and the means to stop it cleanly. */
@@ -371,6 +377,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     onRequest: (request) => metrics.events.request(request),
     readiness,
     chainStatus: () => readChainStatus({ blocks, conditions, progress: ingestProgress }),
+    dashboard: dashboardOption(options.dashboard),
   });
   const middleware = routeApi(router) as Stackhooks['middleware'];
 
@@ -437,4 +444,9 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function dashboardOption(option: StackhooksOptions['dashboard']): { folder: string | undefined } | undefined {
+  if (option === false) return undefined;
+  return typeof option === 'object' ? option : { folder: builtDashboardFolder() };
 }

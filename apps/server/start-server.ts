@@ -62,6 +62,7 @@ export async function startServer(
       },
       nodeRpc: nodeRpcOptions(config),
       adapters: { logger },
+      dashboard: config.dashboard,
       // Only a process that processes blocks can tell a stalled chain from its own work.
       readiness: runs('ingest') ? { maxBlockAgeMs: config.readyMaxBlockAgeMs } : undefined,
     });

@@ -118,7 +118,7 @@ describe('the package installed from its tarball', function () {
     if (project) await rm(project, { recursive: true, force: true });
   });
 
-  it('ships compiled JavaScript, declarations, the boot-contract ABIs, the spec and the migrations, and no sources or tests', async () => {
+  it('ships compiled JavaScript, declarations, the boot-contract ABIs, the spec, the migrations and the dashboard, and no sources or tests', async () => {
     const files = packedFiles;
     expect(files).to.include.members([
       'dist/apps/library/index.js',
@@ -129,6 +129,9 @@ describe('the package installed from its tarball', function () {
       'dist/spec/openapi.json',
       'dist/spec/schemas/definition.json',
       'dist/adapters/store-postgres/migrations/001_hooks_accounts.sql',
+      'dist/apps/dashboard/index.html',
+      'dist/apps/dashboard/app.js',
+      'dist/apps/dashboard/style.css',
       'LICENSE',
       'CHANGELOG.md',
     ]);

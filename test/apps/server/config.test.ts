@@ -22,6 +22,23 @@ describe('readServerConfig', () => {
     });
   });
 
+  describe('STACKHOOKS_DASHBOARD', () => {
+    it('serves the dashboard by default', () => {
+      expect(readServerConfig({}).dashboard).to.equal(true);
+    });
+
+    it('turns the dashboard off with off or false', () => {
+      expect(readServerConfig({ STACKHOOKS_DASHBOARD: 'off' }).dashboard).to.equal(false);
+      expect(readServerConfig({ STACKHOOKS_DASHBOARD: 'false' }).dashboard).to.equal(false);
+    });
+
+    it('names the variable when the value is not true or false', () => {
+      expect(() => readServerConfig({ STACKHOOKS_DASHBOARD: 'maybe' }))
+        .to.throw(ConfigError)
+        .with.property('message', 'STACKHOOKS_DASHBOARD must be true or false, got "maybe"');
+    });
+  });
+
   describe('flags', () => {
     it('lets --observer-port override STACKHOOKS_OBSERVER_PORT', () => {
       const config = readServerConfig({ STACKHOOKS_OBSERVER_PORT: '20455' }, { observerPort: '30455' });
