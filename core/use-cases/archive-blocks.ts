@@ -4,6 +4,7 @@ import type { ChainUpdate } from '../chain/chain-update.js';
 import type { AddressMemo } from '../stacks-codec/clarity-repr.js';
 import { checkNodeBlock, claimedIdentity } from '../stacks-codec/check-node-block.js';
 import type { NodeBlock } from '../stacks-codec/node-block.js';
+import { nameContractCalls } from '../contracts/name-contract-calls.js';
 import { normalizeBlock, type NormalizedBlockResult } from '../stacks-codec/normalize-block.js';
 import { StackhooksError } from '../hooks/errors.js';
 import { BLOCK_STORE, type BlockStore } from '../ports/block-store.js';
@@ -194,7 +195,8 @@ export class BlockArchiver {
   }
 
   // Normalization is synchronous: ABIs it could still learn are resolved (within the node's
-  // timeout) and the block normalized once more, unless none was learned.
+  // timeout), then the calls they name are named in the normalized block, as on read-back
+  // (normalizing the whole block again cost as much as the first time).
   private async normalize(nodeBlock: NodeBlock): Promise<NormalizedBlockResult> {
     const due = new Set<string>();
     const lookupAbi = (id: string) => {
@@ -205,7 +207,6 @@ export class BlockArchiver {
     const first = normalizeBlock(nodeBlock, context);
     if (due.size === 0) return first;
     await this.abis.resolve(due);
-    if (![...due].some((id) => this.abis.lookup(id) !== undefined)) return first;
-    return normalizeBlock(nodeBlock, context);
+    return { ...first, block: nameContractCalls(first.block, this.abis.lookup) };
   }
 }
