@@ -28,6 +28,8 @@ export type DeliverySettings = {
   retryScheduleMs: readonly number[];
   /** How long delivered and failed payloads stay in the delivery log. */
   retentionMs: number;
+  /** How long a delivered payload keeps its body for a redelivery (then a redeliver is a 409). */
+  deliveredBodyRetentionMs: number;
   /** Deliver to loopback, private and link-local addresses (local receivers, tests). */
   allowPrivateTargets: boolean;
   /** How long a worker holds a payload it is sending before another may take it over (shared outboxes). */

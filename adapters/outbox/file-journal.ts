@@ -49,6 +49,8 @@ export class FileJournal implements OutboxJournal {
   private owed: Buffer[] = [];
   /** A failed write may have left bytes past `size` that are still to be cut off. */
   private torn = false;
+  /** The last compaction could not be written: the next waits for the journal to double. */
+  private compactFailed = false;
 
   private constructor(
     private readonly dir: string,
@@ -101,7 +103,8 @@ export class FileJournal implements OutboxJournal {
       await handle.close();
       throw err;
     }
-    // How much of a replayed journal is superseded is unknown, so the first prune compacts it.
+    // How much of a replayed journal is superseded is unknown: it is compacted once past
+    // `compactAtBytes`, or as soon as payload segments can go.
     const journal = new FileJournal(
       dir,
       state,
@@ -115,11 +118,6 @@ export class FileJournal implements OutboxJournal {
     );
     if (legacy) await journal.commit([], true);
     return journal;
-  }
-
-  /** Whether anything was appended since the last compaction (a prune then compacts). */
-  hasGrown(): boolean {
-    return this.size > this.compactedSize;
   }
 
   /** Finish pending writes and close the file; changes are refused afterwards. */
@@ -159,8 +157,7 @@ export class FileJournal implements OutboxJournal {
         for (const waiter of batch) for (const record of waiter.framed) this.owed.push(record);
         // Compaction snapshots the memory state, which already holds every change in this batch,
         // and nothing after it: the snapshot is taken before anything else can run.
-        const compact =
-          this.compactWanted || this.size >= Math.max(this.compactAtBytes, 2 * this.compactedSize);
+        const compact = this.compactWanted || this.compactionPays();
         this.compactWanted = false;
         const snapshot = compact ? this.snapshot() : undefined;
         // The payload records the batch (or the snapshot) names reach the disk first.
@@ -202,6 +199,21 @@ export class FileJournal implements OutboxJournal {
     this.size += bytes.length;
   }
 
+  /**
+   * Whether rewriting the journal now is worth what it writes (about the live state, at most the
+   * journal's size): once the journal has doubled since it was last written whole (and is past
+   * `compactAtBytes`), or once payload segments nothing is kept in any more add up to more than
+   * the journal, since only a compaction lets them be deleted. A prune that forgot little changes
+   * neither, so it does not rewrite the journal.
+   */
+  private compactionPays(): boolean {
+    if (this.size >= Math.max(this.compactAtBytes, 2 * this.compactedSize)) return true;
+    // After a compaction that failed (a full disk), segments wait for the doubling like the rest.
+    if (this.compactFailed) return false;
+    const reclaimable = this.payloads?.reclaimableBytes() ?? 0;
+    return reclaimable > 0 && reclaimable >= this.size;
+  }
+
   /** The live state as journal records, and the payload segments it names; synchronous. */
   private snapshot(): Snapshot {
     this.state.dropDeliveredBodies();
@@ -227,6 +239,7 @@ export class FileJournal implements OutboxJournal {
       await unlink(`${target}.tmp`).catch(() => undefined);
       process.emitWarning(`outbox compaction failed, the journal keeps growing: ${String(err)}`);
       this.compactedSize = this.size;
+      this.compactFailed = true;
       return false;
     }
     try {
@@ -238,6 +251,7 @@ export class FileJournal implements OutboxJournal {
       await unlink(join(this.dir, journalName(this.generation)));
       this.generation = generation;
       this.size = this.compactedSize = written;
+      this.compactFailed = false;
       this.torn = false;
       await this.payloads?.deleteUnreferenced(segments);
     } catch (err) {

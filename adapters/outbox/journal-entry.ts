@@ -22,7 +22,8 @@ export type JournalEntry =
   | { t: 'failed_pending'; hook: string; reason: string; at: number; except?: string }
   | { t: 'dropped'; hook: string }
   | { t: 'redelivered'; hook: string; id: string; now: number }
-  | { t: 'pruned'; before: number }
+  // `now`: the time of the prune, which moves the outbox's clock (the body grace period runs on it).
+  | { t: 'pruned'; before: number; now?: number }
   | { t: 'clock'; seen: number }
   | { t: 'record'; entry: Omit<OutboxEntry, 'loc'> & { loc?: LocatorTuple } }
   | { t: 'queue'; hook: string; ids: string[]; parked?: string[] }
@@ -70,7 +71,7 @@ export function applyEntry(state: OutboxState, payload: Buffer): boolean {
       state.redeliver(entry.hook, entry.id, entry.now);
       return false;
     case 'pruned':
-      state.prune(entry.before);
+      state.prune(entry.before, entry.now);
       return false;
     case 'clock':
       state.restoreClock(entry.seen);

@@ -21,8 +21,6 @@ export type OutboxJournal = {
   commit(entries: JournalEntry[], compact?: boolean): Promise<void>;
   /** Throw when the outbox may not change any more (closed, or its journal failed). */
   usable(): void;
-  /** Whether the journal holds changes since it was last rewritten (so a prune should compact it). */
-  hasGrown(): boolean;
 };
 
 /**
@@ -126,11 +124,16 @@ export class JournaledOutbox implements DeliveryQueue {
     return this.state.pendingSummary();
   }
 
-  /** Forget settled payloads created before `before`; the commit compacts when something went. */
-  async prune(before: number): Promise<number> {
+  /**
+   * Forget settled payloads created before `before`. The journal records the prune; it is
+   * compacted only when that pays (see `FileJournal`), not at every prune.
+   */
+  async prune(before: number, now?: number): Promise<number> {
     this.journal.usable();
-    const forgotten = this.state.prune(before);
-    await this.journal.commit([{ t: 'pruned', before }], forgotten > 0 || this.journal.hasGrown());
+    const forgotten = this.state.prune(before, now);
+    // Recorded even when nothing was forgotten: bodies past their window went too, and a replay
+    // must let go of the same ones.
+    await this.journal.commit([{ t: 'pruned', before, ...(now !== undefined && { now }) }]);
     return forgotten;
   }
 

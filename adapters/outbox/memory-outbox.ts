@@ -7,7 +7,6 @@ import { MemoryPayloads } from './payload-store.js';
 const NO_JOURNAL: OutboxJournal = {
   commit: () => Promise.resolve(),
   usable: () => undefined,
-  hasGrown: () => false,
 };
 
 /**

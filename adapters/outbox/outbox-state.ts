@@ -9,6 +9,7 @@ import type {
 import { BodyGoneError } from './body-gone-error.js';
 import { ColdRun, idHash, type ColdPayload, type ColdRunSnapshot } from './cold-run.js';
 import { insertByAge, pageOf } from './delivery-log.js';
+import { DeliveredBodies, pruneHookLog } from './log-retention.js';
 import { HookHeads, type HookQueue } from './hook-heads.js';
 import {
   coldCandidates,
@@ -52,6 +53,7 @@ export class OutboxState {
   private readonly hooks = new Map<string, HookLog>();
   private readonly heads = new HookHeads();
   private readonly sent: SentApplies;
+  private readonly deliveredBodies = new DeliveredBodies();
   private readonly keepDeliveredBodiesMs: number;
   private nextSeq = 0;
   /**
@@ -142,6 +144,7 @@ export class OutboxState {
     if (outcome.state === 'delivered') {
       this.settle(hook, entry, 'delivered', null);
       entry.delivered_at = attempt?.at ?? this.seen;
+      this.deliveredBodies.delivered(entry);
     } else if (entry.state === 'pending') {
       if (outcome.state === 'failed') this.settle(hook, entry, 'failed', outcome.reason);
       else {
@@ -244,30 +247,17 @@ export class OutboxState {
     return { record: recordOf(entry), changed: true };
   }
 
-  /** Forget settled payloads created before `before`, then let go of old delivered bodies; returns how many were forgotten. */
-  prune(before: number): number {
+  /**
+   * Forget settled payloads created before `before`, then let go of old delivered bodies; returns
+   * how many were forgotten. `now` moves the outbox's clock, so bodies go on time while idle too.
+   */
+  prune(before: number, now?: number): number {
+    if (now !== undefined) this.see(now);
     let forgotten = 0;
+    const release = (p: ColdPayload) => this.store.release(p, '');
     for (const hook of this.hooks.values()) {
-      const kept: OutboxEntry[] = [];
-      for (const entry of hook.log) {
-        if (entry.state === 'pending' || entry.meta.created_at >= before) kept.push(entry);
-        else {
-          this.forget(entry);
-          hook.counts[entry.state]--;
-          forgotten++;
-        }
-      }
-      hook.log = kept;
-      for (const run of hook.cold) {
-        if (run.state !== 'failed') continue;
-        for (const p of run.dropCreatedBefore(before)) {
-          if (p.twin) continue;
-          this.store.release(p, '');
-          forgotten++;
-        }
-      }
-      hook.cold = hook.cold.filter((run) => run.length > 0);
-      if (kept.length === 0 && hook.cold.length === 0) {
+      forgotten += pruneHookLog(hook, before, (entry) => this.forget(entry), release);
+      if (hook.log.length === 0 && hook.cold.length === 0) {
         this.heads.dropped(hook);
         this.hooks.delete(hook.uuid);
       }
@@ -278,15 +268,10 @@ export class OutboxState {
 
   /** Let go of the bodies of payloads delivered longer than the grace period ago; returns how many. */
   dropDeliveredBodies(): number {
-    let dropped = 0;
-    const cutoff = this.seen - this.keepDeliveredBodiesMs;
-    for (const entry of this.entries.values()) {
-      if (entry.state !== 'delivered' || !entry.loc || entry.delivered_at! >= cutoff) continue;
-      this.store.release(entry.loc, entry.meta.id);
+    return this.deliveredBodies.dropBefore(this.seen - this.keepDeliveredBodiesMs, (entry) => {
+      this.store.release(entry.loc!, entry.meta.id);
       entry.loc = undefined;
-      dropped++;
-    }
-    return dropped;
+    });
   }
 
   /** Settle a pending payload as delivered without an attempt: a caller took it to send itself. */
@@ -295,6 +280,7 @@ export class OutboxState {
     if (entry?.state !== 'pending') return;
     this.settle(this.hooks.get(entry.meta.hook_uuid)!, entry, 'delivered', null);
     entry.delivered_at = this.seen;
+    this.deliveredBodies.delivered(entry);
   }
 
   /** The whole payload of an entry in memory, body included, when it is still kept. */
@@ -349,6 +335,7 @@ export class OutboxState {
     if (body) entry.loc = this.store.put({ ...metaOf(entry.meta), body });
     else if (entry.loc) this.store.retain(entry.loc);
     this.insert(entry);
+    if (entry.state === 'delivered') this.deliveredBodies.delivered(entry);
     this.nextSeq = Math.max(this.nextSeq, entry.seq + 1);
   }
 
@@ -486,6 +473,8 @@ export class OutboxState {
   private forget(entry: OutboxEntry): void {
     this.entries.delete(entry.meta.id);
     if (entry.loc) this.store.release(entry.loc, entry.meta.id);
+    // Its body is let go with it, not again when its grace period ends.
+    entry.loc = undefined;
   }
 
   private entryOf(hookUuid: string, id: string): OutboxEntry | undefined {

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { mkdir, open, readdir, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { writeAll } from '../../core/storage/write-all.js';
@@ -33,6 +33,8 @@ export class PayloadSegments {
   private readonly writers = new Map<number, FileHandle>();
   private readonly readers = new Map<number, number>();
   private readonly refs = new Map<number, number>();
+  /** Bytes of each segment file on disk (the active one as placed so far). */
+  private readonly sizes = new Map<number, number>();
   private startedNew = false;
 
   private constructor(
@@ -47,6 +49,7 @@ export class PayloadSegments {
     await mkdir(dir, { recursive: true });
     const numbers = (await readdir(dir)).flatMap((n) => SEGMENT_NAME.exec(n)?.[1] ?? []).map(Number);
     const segments = new PayloadSegments(dir, segmentBytes, Math.max(0, ...numbers) + 1, 0);
+    for (const seg of numbers) segments.sizes.set(seg, (await stat(join(dir, segmentName(seg)))).size);
     segments.startedNew = true;
     return segments;
   }
@@ -68,6 +71,7 @@ export class PayloadSegments {
     const loc = { seg: this.active, off: this.activeSize, len: length };
     this.unwritten.push({ seg: loc.seg, off: loc.off, bytes });
     this.activeSize += framed;
+    this.sizes.set(this.active, this.activeSize);
     return loc;
   }
 
@@ -98,6 +102,23 @@ export class PayloadSegments {
     const left = (this.refs.get(loc.seg) ?? 0) - 1;
     if (left > 0) this.refs.set(loc.seg, left);
     else this.refs.delete(loc.seg);
+  }
+
+  /**
+   * Bytes of the complete segments no record is referenced in any more: what deleting them after
+   * a compaction would free.
+   */
+  reclaimableBytes(): number {
+    let bytes = 0;
+    for (const [seg, size] of this.sizes) if (seg < this.active && !this.refs.has(seg)) bytes += size;
+    return bytes;
+  }
+
+  /** Bytes of every segment file (the active one as placed so far). */
+  get diskBytes(): number {
+    let bytes = 0;
+    for (const size of this.sizes.values()) bytes += size;
+    return bytes;
   }
 
   /** Segments written so far and their referenced records (for tests and the report). */
@@ -153,6 +174,7 @@ export class PayloadSegments {
       if (fd !== undefined) closeSync(fd);
       this.readers.delete(seg);
       await unlink(join(this.dir, name));
+      this.sizes.delete(seg);
       deleted++;
     }
     return deleted;

@@ -60,6 +60,13 @@ export function buildProgram(
         "a stacks-node's RPC, for ABIs of contracts never deployed in view",
       ),
     )
+    .addOption(
+      serverOption(
+        'deliveredBodyRetention',
+        '--delivered-body-retention <duration>',
+        'how long a delivered payload keeps its body for a redelivery (e.g. 10m, 1h)',
+      ),
+    )
     .addHelpText(
       'after',
       example('STACKHOOKS_ALLOW_PRIVATE_TARGETS=true stackhooks serve --port 3000 --observer-port 20455'),

@@ -4,6 +4,7 @@ import { DEFAULT_RETRY_SCHEDULE_MS } from '../../core/delivery/retry-policy.js';
 import type { Network } from '../../core/hooks/definition.js';
 import {
   DEFAULT_CIRCUIT_OPEN_MS,
+  DEFAULT_DELIVERED_BODY_RETENTION_MS,
   DEFAULT_DELIVERY_CONCURRENCY,
   DEFAULT_SLOW_AFTER_MS,
   DEFAULT_SLOW_CONCURRENCY,
@@ -54,6 +55,8 @@ export type ServerConfig = {
   deliveryLeaseMs: number;
   /** STACKHOOKS_DELIVERY_RETENTION: how long delivered and failed payloads stay in the log (default 7d). */
   deliveryRetentionMs: number;
+  /** STACKHOOKS_DELIVERED_BODY_RETENTION / --delivered-body-retention: how long a delivered payload keeps its body for a redelivery (default 1h). */
+  deliveredBodyRetentionMs: number;
   /** STACKHOOKS_SHUTDOWN_GRACE_MS: how long SIGTERM waits for requests in flight (default 10000). */
   shutdownGraceMs: number;
   /** STACKHOOKS_NODE_RPC_URL / --node-rpc-url: a stacks-node's RPC, asked for ABIs of contracts whose deploy was never seen. */
@@ -125,6 +128,7 @@ export type ServerFlags = {
   observerPort?: string;
   observerHost?: string;
   nodeRpcUrl?: string;
+  deliveredBodyRetention?: string;
 };
 
 /** Each flag's variable and how the command line spells it. */
@@ -137,6 +141,10 @@ export const SERVER_FLAGS: Record<keyof ServerFlags, { env: string; flag: string
   observerPort: { env: 'STACKHOOKS_OBSERVER_PORT', flag: '--observer-port' },
   observerHost: { env: 'STACKHOOKS_OBSERVER_HOST', flag: '--observer-host' },
   nodeRpcUrl: { env: 'STACKHOOKS_NODE_RPC_URL', flag: '--node-rpc-url' },
+  deliveredBodyRetention: {
+    env: 'STACKHOOKS_DELIVERED_BODY_RETENTION',
+    flag: '--delivered-body-retention',
+  },
 };
 
 /** The defaults of the settings a flag may give (the command line's help shows them). */
@@ -226,6 +234,11 @@ export function readServerConfig(env: Source = process.env, flags: ServerFlags =
     retryScheduleMs: schedule(source, 'STACKHOOKS_RETRY_SCHEDULE'),
     deliveryLeaseMs: duration(source, 'STACKHOOKS_DELIVERY_LEASE', 60_000),
     deliveryRetentionMs: duration(source, 'STACKHOOKS_DELIVERY_RETENTION', 7 * 86_400_000),
+    deliveredBodyRetentionMs: duration(
+      source,
+      'STACKHOOKS_DELIVERED_BODY_RETENTION',
+      DEFAULT_DELIVERED_BODY_RETENTION_MS,
+    ),
     shutdownGraceMs: integer(source, 'STACKHOOKS_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     nodeRpcUrl: httpUrl(source, 'STACKHOOKS_NODE_RPC_URL'),
     nodeRpcTimeoutMs: boundedDuration(source, 'STACKHOOKS_NODE_RPC_TIMEOUT', 2_000, 60_000),

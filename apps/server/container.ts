@@ -38,6 +38,7 @@ import { createDnsTargetGuard, createGotWebhookSender } from '../../adapters/del
 import { startDeliveryLoop, type DeliveryLoop } from './delivery-loop.js';
 import {
   DEFAULT_CIRCUIT_OPEN_MS,
+  DEFAULT_DELIVERED_BODY_RETENTION_MS,
   DEFAULT_DELIVERY_CONCURRENCY,
   DEFAULT_SLOW_AFTER_MS,
   DEFAULT_SLOW_CONCURRENCY,
@@ -197,6 +198,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     timeoutMs: 10_000,
     retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS,
     retentionMs: 7 * 86_400_000,
+    deliveredBodyRetentionMs: DEFAULT_DELIVERED_BODY_RETENTION_MS,
     allowPrivateTargets: false,
     leaseMs: 60_000,
     ...options.delivery,
@@ -212,6 +214,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     const opened = await openPostgresAdapters(options.databaseUrl, {
       network,
       leaseMs: delivery.leaseMs,
+      keepDeliveredBodiesMs: delivery.deliveredBodyRetentionMs,
       waitMs: options.databaseWaitMs ?? 60_000,
       logger,
       conditions,
@@ -253,7 +256,10 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   }
   let deliveries = given.deliveries ?? postgres?.deliveries;
   if (!deliveries) {
-    const outbox = await openFsOutbox(folders.outbox, { space });
+    const outbox = await openFsOutbox(folders.outbox, {
+      space,
+      keepDeliveredBodiesMs: delivery.deliveredBodyRetentionMs,
+    });
     deliveries = outbox;
     closers.push(() => outbox.close());
   }
@@ -335,7 +341,13 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   let loop: DeliveryLoop | undefined;
   const queue = container.get<DeliveryQueue>(DELIVERY_QUEUE);
   const startDelivery = () => {
-    loop ??= startDeliveryLoop({ dispatcher, queue, retentionMs: delivery.retentionMs, logger });
+    loop ??= startDeliveryLoop({
+      dispatcher,
+      queue,
+      retentionMs: delivery.retentionMs,
+      deliveredBodyRetentionMs: delivery.deliveredBodyRetentionMs,
+      logger,
+    });
     const wake = loop.wake;
     (queue as { onEnqueued?: (listener: () => void) => void }).onEnqueued?.(wake);
     deliveryLog.onRedeliver(wake);

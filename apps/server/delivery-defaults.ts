@@ -6,3 +6,5 @@ export const DEFAULT_SLOW_CONCURRENCY = 256;
 export const DEFAULT_SLOW_AFTER_MS = 1_000;
 /** How long an origin's circuit first stays open by default (doubling on each reopening, up to 10 min). */
 export const DEFAULT_CIRCUIT_OPEN_MS = 30_000;
+/** How long a delivered payload keeps its body for a redelivery by default. */
+export const DEFAULT_DELIVERED_BODY_RETENTION_MS = 60 * 60 * 1000;

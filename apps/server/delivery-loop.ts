@@ -4,8 +4,12 @@ import type { WebhookDispatcher } from '../../core/use-cases/webhook-dispatcher.
 
 /** The longest the loop sleeps, so a clock jump or a missed wake-up costs at most this. */
 const MAX_SLEEP_MS = 1_000;
-/** How often delivered and failed payloads past the retention are pruned. */
-const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/**
+ * How often delivered and failed payloads past the retention are pruned (and delivered bodies past
+ * their window let go): a settled payload leaves the log within this long of expiring. A shorter
+ * retention prunes more often, at twice its rate.
+ */
+const PRUNE_EVERY_MS = 30_000;
 
 /** A running delivery loop. */
 export type DeliveryLoop = {
@@ -18,12 +22,14 @@ export type DeliveryLoop = {
 /**
  * Drive the dispatcher: pump at once when payloads arrive, and otherwise sleep until the next
  * pending payload is due or the next attempt turns slow (at most a second). Retention is applied
- * at start and then hourly.
+ * at start and then continuously, every 30 seconds (more often for a retention under a minute).
  */
 export function startDeliveryLoop(options: {
   dispatcher: WebhookDispatcher;
   queue: DeliveryQueue;
   retentionMs: number;
+  /** How long delivered bodies are kept; a window under a minute is pruned at twice its rate too. */
+  deliveredBodyRetentionMs?: number;
   logger: Logger;
 }): DeliveryLoop {
   const { dispatcher, queue, logger } = options;
@@ -64,14 +70,20 @@ export function startDeliveryLoop(options: {
     dispatcher.reviewLanes();
     dispatcher.pump().finally(() => void schedule());
   };
-  const prune = () =>
-    queue
-      .prune(Date.now() - options.retentionMs)
+  // A prune still running (a large delete on a busy database) is not started again on top of itself.
+  let pruning: Promise<unknown> | undefined;
+  const prune = () => {
+    const now = Date.now();
+    pruning ??= queue
+      .prune(now - options.retentionMs, now)
       .then((count) => count > 0 && logger.info('delivery log pruned', { payloads: count }))
-      .catch((err: unknown) => logger.error('delivery log prune failed', { error: String(err) }));
+      .catch((err: unknown) => logger.error('delivery log prune failed', { error: String(err) }))
+      .finally(() => (pruning = undefined));
+  };
   // A settled attempt may have set a retry time: sleep until then rather than the safety net.
   dispatcher.onSettled(() => void schedule());
-  const pruner = setInterval(prune, PRUNE_EVERY_MS);
+  const shortest = Math.min(options.retentionMs, options.deliveredBodyRetentionMs ?? Infinity);
+  const pruner = setInterval(prune, pruneInterval(shortest));
   pruner.unref();
   void prune();
   tick();
@@ -83,8 +95,14 @@ export function startDeliveryLoop(options: {
       clearTimeout(timer);
       clearInterval(pruner);
       await dispatcher.stop();
+      await pruning;
     },
   };
+}
+
+/** How often to prune for a retention: every 30 s, or twice a retention shorter than a minute. */
+export function pruneInterval(retentionMs: number): number {
+  return Math.max(100, Math.min(PRUNE_EVERY_MS, Math.floor(retentionMs / 2)));
 }
 
 /** Parse a duration like `500ms`, `30s`, `2m`, `1h`, `7d` or a bare number of milliseconds. */

@@ -48,6 +48,8 @@ export type PostgresAdapters = {
 /** What the Postgres composition needs from the rest of the service. */
 export type PostgresOptions = {
   leaseMs: number;
+  /** How long a delivered payload keeps its body, in ms (default one hour). */
+  keepDeliveredBodiesMs?: number;
   /** The network served: recorded in a new schema, and a schema recorded for another is refused. */
   network: Network;
   /** How long to wait at start for a database that cannot be reached yet, in ms (default 0). */
@@ -108,7 +110,10 @@ export async function openPostgresAdapters(url: string, options: PostgresOptions
     blocks: new PgBlockStore(db),
     contracts: new PgContractStore(db),
     eventLog: await PgEventLog.open(db),
-    deliveries: openPgOutbox(db, { leaseMs: options.leaseMs }),
+    deliveries: openPgOutbox(db, {
+      leaseMs: options.leaseMs,
+      keepDeliveredBodiesMs: options.keepDeliveredBodiesMs,
+    }),
     hookChanges,
     takeIngestLock: (lockOptions) => acquireIngestLock(url, lockOptions),
     close: () => db.close(),

@@ -57,6 +57,7 @@ export async function startServer(
         timeoutMs: config.deliveryTimeoutMs,
         retryScheduleMs: config.retryScheduleMs,
         retentionMs: config.deliveryRetentionMs,
+        deliveredBodyRetentionMs: config.deliveredBodyRetentionMs,
         leaseMs: config.deliveryLeaseMs,
         allowPrivateTargets: config.allowPrivateTargets,
       },

@@ -112,8 +112,11 @@ export interface DeliveryQueue {
   redeliver(hookUuid: string, id: string, now: number): Promise<DeliveryRecord | undefined>;
   /** How many payloads are pending, and the age of the oldest at the head of a queue. */
   pendingSummary(): Promise<PendingSummary>;
-  /** Forget delivered and failed payloads created before `before` (ms); returns how many. */
-  prune(before: number): Promise<number>;
+  /**
+   * Forget delivered and failed payloads created before `before` (ms), and let go of delivered
+   * bodies past their window as of `now` (ms, when given); returns how many payloads were forgotten.
+   */
+  prune(before: number, now?: number): Promise<number>;
 }
 
 export const DELIVERY_QUEUE = Symbol.for('stackhooks.DeliveryQueue');

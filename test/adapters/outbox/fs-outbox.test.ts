@@ -162,9 +162,9 @@ describe('FsOutbox', () => {
     expect(await readFile(join(dir, 'payloads', '000001.seg'), 'utf8')).to.include(p.body.chainhook.name);
   });
 
-  it('compacts on prune: forgotten records leave the journal, and a segment goes once nothing in it is kept', async () => {
+  it('compacts once a prune frees segments that outweigh the journal, dropping forgotten records and deleting the segments', async () => {
     const first = await open({ keepDeliveredBodiesMs: 1000 });
-    const [done, failed] = [outgoing('h1', { pad: 50 }), outgoing('h2', { pad: 50 })];
+    const [done, failed] = [outgoing('h1', { pad: 20_000 }), outgoing('h2', { pad: 50 })];
     const old = outgoing('h3', { created_at: T0 - 100 });
     await first.enqueue([done, old]);
     await first.recordAttempt(done.id, attemptAt(T0 + 10, 200), { state: 'delivered' });
@@ -191,6 +191,21 @@ describe('FsOutbox', () => {
     expect(await again.redeliver('h2', failed.id, T0 + 6000)).to.include({ state: 'pending' });
     const due = await again.due(T0 + 6000, 10, none);
     expect(due.find((d) => d.payload.id === failed.id)?.payload).to.deep.equal(failed);
+  });
+
+  it('does not rewrite a journal with nothing to prune at each prune', async () => {
+    const outbox = await open({ keepDeliveredBodiesMs: 1000 });
+    const payloads = Array.from({ length: 20 }, (_, i) => outgoing(`h${i % 4}`, { created_at: T0 + i }));
+    await outbox.enqueue(payloads);
+    await deliverHeads(outbox, T0 + 100);
+    const [journal] = await journals(dir);
+    const written = await readFile(join(dir, journal));
+    for (let i = 0; i < 5; i++) expect(await outbox.prune(T0 - 1)).to.equal(0);
+    expect(await journals(dir)).to.deep.equal([journal]);
+    // Appended to, never rewritten: what was there is still there, byte for byte.
+    const after = await readFile(join(dir, journal));
+    expect(after.length).to.be.above(written.length);
+    expect(after.subarray(0, written.length).equals(written)).to.equal(true);
   });
 
   it("keeps a hook's first pending payloads in memory and the rest of a long queue on disk, read back in order", async () => {

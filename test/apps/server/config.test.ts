@@ -39,6 +39,27 @@ describe('readServerConfig', () => {
     });
   });
 
+  describe('STACKHOOKS_DELIVERED_BODY_RETENTION', () => {
+    it('keeps delivered bodies an hour by default', () => {
+      expect(readServerConfig({}).deliveredBodyRetentionMs).to.equal(3_600_000);
+    });
+
+    it('takes a duration from the variable, and from --delivered-body-retention over it', () => {
+      const env = { STACKHOOKS_DELIVERED_BODY_RETENTION: '10m' };
+      expect(readServerConfig(env).deliveredBodyRetentionMs).to.equal(600_000);
+      expect(readServerConfig(env, { deliveredBodyRetention: '30s' }).deliveredBodyRetentionMs).to.equal(
+        30_000,
+      );
+    });
+
+    it('names the flag when its value is not a duration', () => {
+      expect(() => readServerConfig({}, { deliveredBodyRetention: 'a while' }))
+        .to.throw(ConfigError)
+        .with.property('message')
+        .that.matches(/^--delivered-body-retention must be a duration/);
+    });
+  });
+
   describe('flags', () => {
     it('lets --observer-port override STACKHOOKS_OBSERVER_PORT', () => {
       const config = readServerConfig({ STACKHOOKS_OBSERVER_PORT: '20455' }, { observerPort: '30455' });

@@ -1,0 +1,153 @@
+import { rm } from 'node:fs/promises';
+import { expect } from 'chai';
+import type { FsOutbox } from '../../../adapters/outbox/index.js';
+import { openDatabase } from '../../../adapters/store-postgres/database.js';
+import { silentLogger } from '../../../adapters/system/index.js';
+import { createStackhooks, type Stackhooks, type StackhooksOptions } from '../../../apps/server/container.js';
+import { pruneInterval } from '../../../apps/server/delivery-loop.js';
+import { DELIVERY_QUEUE } from '../../../core/ports/delivery-queue.js';
+import { ChainBuilder, TEST_KEYS, addressOf, stxTransfer } from '../../support/block-builder.js';
+import { sampleDefinition } from '../../support/definitions.js';
+import { TEST_DATABASE_URL, dropSchema, freshSchemaUrl, postgresAvailable } from '../../support/postgres.js';
+import { makeTempDir } from '../../support/temp-dir.js';
+import { startTestReceiver, type TestReceiver } from '../../support/test-receiver.js';
+
+const BLOCKS = 6;
+
+// Poll until `done` holds; the test's own timeout bounds the wait (no timing is asserted).
+async function until(done: () => Promise<boolean>): Promise<void> {
+  while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 25));
+}
+
+/** Register a hook on stx transfers to `receiver` and ingest blocks that each send it a payload. */
+async function deliverSome(stackhooks: Stackhooks, receiver: TestReceiver): Promise<string> {
+  const hook = await stackhooks.registry.register('owner', {
+    ...sampleDefinition({ action: { type: 'http_post', url: receiver.url('/hook') } }),
+    filters: { events: [{ type: 'stx_event' }] },
+    options: { enable_on_registration: true },
+  });
+  const chain = new ChainBuilder();
+  for (let i = 0; i < BLOCKS; i++) {
+    const tx = await stxTransfer({ recipient: addressOf(TEST_KEYS.bob), amount: BigInt(i + 1) });
+    await stackhooks.ingest.ingestNodeBlock(chain.next({ transactions: [tx] }));
+  }
+  stackhooks.startDelivery().wake();
+  await receiver.waitFor(BLOCKS, 20_000);
+  return hook.uuid;
+}
+
+const total = async (stackhooks: Stackhooks, uuid: string) =>
+  (await stackhooks.deliveryLog.list('owner', uuid, {})).total;
+
+/** The same behaviours on each store: `options` opens it. */
+function retentionWhileRunning(
+  store: string,
+  options: () => Promise<StackhooksOptions>,
+  cleanup: () => Promise<void>,
+  /** How many delivered bodies the store still keeps (looked at, never changed). */
+  bodiesKept: (stackhooks: Stackhooks) => Promise<number>,
+) {
+  describe(`retention while running, on the ${store} store`, function () {
+    this.timeout(40_000);
+    let receiver: TestReceiver;
+    let stackhooks: Stackhooks | undefined;
+    beforeEach(async () => {
+      receiver = await startTestReceiver();
+    });
+    afterEach(async () => {
+      await stackhooks?.close();
+      stackhooks = undefined;
+      await receiver.close();
+      await cleanup();
+    });
+
+    it('empties the delivery log of payloads past the retention without a restart', async () => {
+      const given = await options();
+      stackhooks = await createStackhooks({
+        ...given,
+        delivery: { ...given.delivery, retentionMs: 1_500, deliveredBodyRetentionMs: 1_000 },
+      });
+      const uuid = await deliverSome(stackhooks, receiver);
+      await until(async () => (await total(stackhooks!, uuid)) === BLOCKS);
+      await until(async () => (await total(stackhooks!, uuid)) === 0);
+    });
+
+    it('lets go of a delivered body after its window while the log keeps the record', async () => {
+      const given = await options();
+      stackhooks = await createStackhooks({
+        ...given,
+        delivery: { ...given.delivery, retentionMs: 3_600_000, deliveredBodyRetentionMs: 300 },
+      });
+      const uuid = await deliverSome(stackhooks, receiver);
+      await until(async () => {
+        const { results } = await stackhooks!.deliveryLog.list('owner', uuid, {});
+        return results.length === BLOCKS && results.every((r) => r.state === 'delivered');
+      });
+      await until(async () => (await bodiesKept(stackhooks!)) === 0);
+      const [first] = (await stackhooks.deliveryLog.list('owner', uuid, {})).results;
+      const redeliver = () =>
+        stackhooks!.deliveryLog.redeliver('owner', uuid, first.id).then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+      expect(await redeliver()).to.have.property('code', 'conflict');
+      expect(await total(stackhooks, uuid)).to.equal(BLOCKS);
+    });
+  });
+}
+
+const withPostgres = await postgresAvailable();
+
+describe('startDeliveryLoop', () => {
+  it('prunes every 30 seconds, and twice as often as a retention shorter than a minute', () => {
+    expect(pruneInterval(7 * 86_400_000)).to.equal(30_000);
+    expect(pruneInterval(20_000)).to.equal(10_000);
+    expect(pruneInterval(0)).to.equal(100);
+  });
+
+  let dataDir: string;
+  retentionWhileRunning(
+    'embedded',
+    async () => {
+      dataDir = await makeTempDir();
+      return { dataDir, delivery: { allowPrivateTargets: true }, adapters: { logger: silentLogger } };
+    },
+    () => rm(dataDir, { recursive: true, force: true }),
+    async (stackhooks) => stackhooks.container.get<FsOutbox>(DELIVERY_QUEUE).inMemory().cachedBodyBytes,
+  );
+
+  let url: string | undefined;
+  if (!withPostgres) {
+    it(`needs PostgreSQL at ${TEST_DATABASE_URL} for the Postgres store, which does not answer`);
+    return;
+  }
+  retentionWhileRunning(
+    'Postgres',
+    async () => {
+      dataDir = await makeTempDir();
+      url = freshSchemaUrl('retention');
+      return {
+        dataDir,
+        databaseUrl: url,
+        delivery: { allowPrivateTargets: true },
+        adapters: { logger: silentLogger },
+      };
+    },
+    async () => {
+      if (url) await dropSchema(url);
+      url = undefined;
+      await rm(dataDir, { recursive: true, force: true });
+    },
+    async () => {
+      const db = await openDatabase(url!);
+      try {
+        const { rows } = await db.pool.query<{ kept: number }>(
+          'SELECT count(*)::integer AS kept FROM outbox_payloads WHERE body IS NOT NULL',
+        );
+        return rows[0].kept;
+      } finally {
+        await db.close();
+      }
+    },
+  );
+});
