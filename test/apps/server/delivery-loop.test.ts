@@ -60,38 +60,33 @@ function retentionWhileRunning(
       await receiver.close();
       await cleanup();
     });
+    const start = async (retentionMs: number, deliveredBodyRetentionMs: number) => {
+      const given = await options();
+      const delivery = { ...given.delivery, retentionMs, deliveredBodyRetentionMs };
+      return (stackhooks = await createStackhooks({ ...given, delivery }));
+    };
 
     it('empties the delivery log of payloads past the retention without a restart', async () => {
-      const given = await options();
-      stackhooks = await createStackhooks({
-        ...given,
-        delivery: { ...given.delivery, retentionMs: 1_500, deliveredBodyRetentionMs: 1_000 },
-      });
-      const uuid = await deliverSome(stackhooks, receiver);
-      await until(async () => (await total(stackhooks!, uuid)) === BLOCKS);
-      await until(async () => (await total(stackhooks!, uuid)) === 0);
+      const running = await start(1_500, 1_000);
+      const uuid = await deliverSome(running, receiver);
+      await until(async () => (await total(running, uuid)) === BLOCKS);
+      await until(async () => (await total(running, uuid)) === 0);
     });
 
     it('lets go of a delivered body after its window while the log keeps the record', async () => {
-      const given = await options();
-      stackhooks = await createStackhooks({
-        ...given,
-        delivery: { ...given.delivery, retentionMs: 3_600_000, deliveredBodyRetentionMs: 300 },
-      });
-      const uuid = await deliverSome(stackhooks, receiver);
+      const running = await start(3_600_000, 300);
+      const uuid = await deliverSome(running, receiver);
       await until(async () => {
-        const { results } = await stackhooks!.deliveryLog.list('owner', uuid, {});
+        const { results } = await running.deliveryLog.list('owner', uuid, {});
         return results.length === BLOCKS && results.every((r) => r.state === 'delivered');
       });
-      await until(async () => (await bodiesKept(stackhooks!)) === 0);
-      const [first] = (await stackhooks.deliveryLog.list('owner', uuid, {})).results;
-      const redeliver = () =>
-        stackhooks!.deliveryLog.redeliver('owner', uuid, first.id).then(
-          () => undefined,
-          (err: unknown) => err,
-        );
-      expect(await redeliver()).to.have.property('code', 'conflict');
-      expect(await total(stackhooks, uuid)).to.equal(BLOCKS);
+      await until(async () => (await bodiesKept(running)) === 0);
+      const [first] = (await running.deliveryLog.list('owner', uuid, {})).results;
+      const refused = await running.deliveryLog
+        .redeliver('owner', uuid, first.id)
+        .catch((err: unknown) => err);
+      expect(refused).to.have.property('code', 'conflict');
+      expect(await total(running, uuid)).to.equal(BLOCKS);
     });
   });
 }
