@@ -56,6 +56,8 @@ export type ChainStatus = {
   };
   /** The chain's health: when the last block came, open gaps, held orphans, unreadable and quarantined bodies. */
   chain?: ChainHealthStatus;
+  /** Payloads waiting to be delivered, and when the oldest at the head of a hook's queue was created (ms). */
+  outbox?: { pending: number; oldest_pending_created_at: number | null };
   conditions: ServiceCondition[];
 };
 

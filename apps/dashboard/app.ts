@@ -1,7 +1,9 @@
 import { ApiError, apiWithKey, type Api } from './api-client.js';
 import { el } from './dom.js';
+import { hookView } from './hook-page.js';
 import { hooksView } from './hooks-page.js';
 import { forgetKey, keepKey, signedInKey } from './session.js';
+import { systemView } from './system-page.js';
 import type { View, ViewContext } from './view.js';
 
 const app = document.getElementById('app') as HTMLElement;
@@ -77,7 +79,7 @@ function showPages(api: Api): void {
   const notice = el('p', { id: 'notice', class: 'notice', role: 'status', 'aria-live': 'polite' });
   const problem = el('div', { id: 'problem', class: 'problem', role: 'alert' });
   const main = el('main', { id: 'main' });
-  const links = [el('a', { href: '#/hooks' }, 'Hooks')];
+  const links = [el('a', { href: '#/hooks' }, 'Hooks'), el('a', { href: '#/system' }, 'System')];
   const signOut = el('button', { type: 'button', class: 'secondary' }, 'Sign out');
   signOut.addEventListener('click', () => {
     forgetKey();
@@ -87,7 +89,19 @@ function showPages(api: Api): void {
     announceSignOut();
   });
   app.replaceChildren(
-    el('a', { class: 'skip', href: '#main' }, 'Skip to content'),
+    el(
+      'a',
+      {
+        class: 'skip',
+        href: '#main',
+        // The hash names pages here: skip by moving the focus, not the address.
+        onclick: (event: Event) => {
+          event.preventDefault();
+          main.querySelector<HTMLElement>('h1')?.focus();
+        },
+      },
+      'Skip to content',
+    ),
     el(
       'header',
       { class: 'bar' },
@@ -95,13 +109,15 @@ function showPages(api: Api): void {
       el('nav', { 'aria-label': 'Dashboard' }, links),
       signOut,
     ),
-    main,
     el('div', { class: 'messages' }, problem, notice),
+    main,
   );
+  let keepNotice = false;
   const context: ViewContext = {
     api,
-    announce(message) {
+    announce(message, keepOnNextPage = false) {
       notice.textContent = message;
+      keepNotice = keepOnNextPage;
     },
     showError(error) {
       if (error instanceof ApiError && error.status === 401) {
@@ -119,8 +135,15 @@ function showPages(api: Api): void {
   const route = () => {
     current?.stop?.();
     context.clearError();
+    if (!keepNotice) notice.textContent = '';
+    keepNotice = false;
     const path = location.hash.replace(/^#/, '') || '/hooks';
-    current = hooksView(context);
+    const hook = /^\/hooks\/([0-9a-fA-F-]{36})$/.exec(path);
+    current = hook
+      ? hookView(context, hook[1])
+      : path === '/system'
+        ? systemView(context)
+        : hooksView(context);
     for (const link of links) {
       const active = path.startsWith(link.getAttribute('href')!.slice(1));
       if (active) link.setAttribute('aria-current', 'page');

@@ -40,7 +40,9 @@ export function attemptFailed(attempt: DeliveryAttempt): boolean {
 
 /** What an attempt got back: the status code, the error, or both. */
 export function describeAttempt(attempt: DeliveryAttempt): string {
-  if (attempt.error && attempt.status_code !== null) return `HTTP ${attempt.status_code}: ${attempt.error}`;
+  const status = attempt.status_code === null ? null : `HTTP ${attempt.status_code}`;
+  if (attempt.error && status !== null)
+    return attempt.error.startsWith(status) ? attempt.error : `${status}: ${attempt.error}`;
   if (attempt.error) return attempt.error;
-  return attempt.status_code === null ? 'no answer' : `HTTP ${attempt.status_code}`;
+  return status ?? 'no answer';
 }

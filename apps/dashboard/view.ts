@@ -3,8 +3,8 @@ import type { Api } from './api-client.js';
 /** What a page gets from the shell: the API, and ways to tell the user something. */
 export type ViewContext = {
   api: Api;
-  /** Say something that went well (read out politely by screen readers). */
-  announce(message: string): void;
+  /** Say something that went well (read out politely by screen readers); cleared on the next page unless kept. */
+  announce(message: string, keepOnNextPage?: boolean): void;
   /** Show a failure in words the user can act on. */
   showError(error: unknown): void;
   /** Clear a failure shown before. */

@@ -2,6 +2,7 @@ import type { ChainGap } from '../../core/chain/chain-gap.js';
 import { missingHeights } from '../../core/chain/chain-gap.js';
 import type { ServiceConditions, ServiceCondition } from '../../core/health/service-conditions.js';
 import type { BlockStore } from '../../core/ports/block-store.js';
+import type { PendingSummary } from '../../core/ports/delivery-queue.js';
 import type { IngestProgress } from '../../core/use-cases/ingest-progress.js';
 import type { ChainStatus, GapStatus } from '../../adapters/http-koa/index.js';
 
@@ -23,12 +24,15 @@ export async function readChainStatus(sources: {
   conditions: ServiceConditions;
   /** Where block processing stands: the tip, the entries, the last block's time and the lag. */
   progress: () => Promise<IngestProgress>;
+  /** The outbox's depth. */
+  outbox: () => Promise<PendingSummary>;
 }): Promise<ChainStatus> {
   const { blocks, conditions } = sources;
-  const [progress, archived, health] = await Promise.all([
+  const [progress, archived, health, outbox] = await Promise.all([
     sources.progress(),
     blocks.count(),
     blocks.chainState(QUARANTINED_LISTED),
+    sources.outbox(),
   ]);
   const { tip } = progress;
   const raised = conditions.list();
@@ -52,6 +56,7 @@ export async function readChainStatus(sources: {
       quarantined_bodies: health.quarantined.count,
       recent_quarantined: health.quarantined.recent,
     },
+    outbox: { pending: outbox.pending, oldest_pending_created_at: outbox.oldestHeadCreatedAt ?? null },
     conditions: gap ? [...raised, gap] : raised,
   };
 }

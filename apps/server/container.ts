@@ -388,7 +388,8 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     requestsPerMinute: options.requestsPerMinute ?? 600,
     onRequest: (request) => metrics.events.request(request),
     readiness,
-    chainStatus: () => readChainStatus({ blocks, conditions, progress: ingestProgress }),
+    chainStatus: () =>
+      readChainStatus({ blocks, conditions, progress: ingestProgress, outbox: () => queue.pendingSummary() }),
     dashboard: dashboardOption(options.dashboard),
   });
   const middleware = routeApi(router) as Stackhooks['middleware'];

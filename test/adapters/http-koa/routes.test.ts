@@ -21,6 +21,7 @@ describe('routes, prefixes and response headers', () => {
         status: 'ready',
         chain_tip: null,
         archived_blocks: 0,
+        outbox: { pending: 0, oldest_pending_created_at: null },
         conditions: [],
       });
       expect(res.body.server_version).to.match(/^\d+\.\d+\.\d+/);

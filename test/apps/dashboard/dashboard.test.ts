@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { buildDashboard } from '../../../scripts/build-dashboard.mjs';
-import { startTestServer, TEST_API_KEY, type TestServer } from '../../support/api-server.js';
+import { runReplay } from '../../../apps/cli/replay-command.js';
+import { startTestServer, TEST_API_KEY, untilIngested, type TestServer } from '../../support/api-server.js';
+import { ChainBuilder, TEST_KEYS, addressOf, stxTransfer } from '../../support/block-builder.js';
+import { fixturePath, fixturesDir } from '../../support/fixtures.js';
 import {
   CHROMIUM,
   chromiumInstalled,
@@ -28,7 +31,31 @@ async function callApi<T>(t: TestServer, method: string, path: string, body?: un
   return (res.status === 204 ? undefined : await res.json()) as T;
 }
 
-type Hook = { uuid: string; status: { enabled: boolean } };
+type Hook = { uuid: string; definition: { name: string }; status: { enabled: boolean } };
+
+/**
+ * Feed the observer real recorded blocks (mainnet's first three, each with a coinbase), or blocks
+ * built here with an STX transfer each when the recordings are absent.
+ */
+async function feedBlocks(t: TestServer): Promise<void> {
+  if (fixturesDir()) {
+    await runReplay(fixturePath('stacks-blockchain-api/mainnet-block0.tsv'), { to: t.observerUrl, rate: 0 });
+  } else {
+    const chain = new ChainBuilder();
+    for (let i = 0; i < 3; i++) {
+      const block = chain.next({
+        transactions: [await stxTransfer({ recipient: addressOf(TEST_KEYS.bob), amount: 5n })],
+      });
+      const res = await fetch(`${t.observerUrl}/new_block`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(block),
+      });
+      expect(res.status).to.equal(200);
+    }
+  }
+  await untilIngested(t);
+}
 
 if (!chromiumInstalled()) {
   describe('the dashboard in a browser', () => {
@@ -122,9 +149,103 @@ if (!chromiumInstalled()) {
       await page.getByText('Hooks 1 to 3 of 3').waitFor(WAIT);
     });
 
+    it('opens a hook fed with fixture blocks and shows its deliveries with every attempt', async () => {
+      await feedBlocks(t);
+      await page.getByRole('link', { name: 'coinbase feed' }).click();
+      await page.getByRole('heading', { level: 1, name: 'coinbase feed' }).waitFor(WAIT);
+      const delivered = page.locator('tr[data-delivery]').filter({ has: page.locator('.badge.delivered') });
+      await delivered.first().waitFor(WAIT);
+      await delivered.first().locator('summary').click();
+      await delivered.first().getByRole('cell', { name: 'HTTP 200' }).first().waitFor(WAIT);
+      await page.getByText(/[1-9]\d* deliveries/).waitFor(WAIT);
+      await screenshot(page, 'hook');
+      await expectAccessible();
+    });
+
+    it('names the problem when a block to evaluate is not in the archive', async () => {
+      await page.getByLabel('Block height or index block hash').fill('99999999');
+      await page.getByRole('button', { name: 'Evaluate' }).click();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'no canonical block at height 99999999' })
+        .waitFor(WAIT);
+    });
+
+    it('shows the attempts failing at a broken receiver as they happen, without a reload', async () => {
+      receiver.reply(() => ({ status: 500 }));
+      const status = (await (await fetch(`${t.baseUrl}/chainhooks/v1`)).json()) as {
+        chain_tip: { block_height: number };
+      };
+      // Asked through the API, not the page: only polling can bring the failure onto the page.
+      await callApi(t, 'POST', `/me/${hooks['coinbase feed'].uuid}/evaluate`, {
+        block_height: status.chain_tip.block_height,
+      });
+      const failed = page.locator('tr[data-delivery]').filter({ has: page.locator('.badge.failed') });
+      await failed.first().waitFor(WAIT);
+      await failed.first().locator('summary').click();
+      await failed.first().getByRole('cell', { name: 'HTTP 500' }).first().waitFor(WAIT);
+      await page.getByText(/[1-9]\d* failed attempts/).waitFor(WAIT);
+      await screenshot(page, 'hook-failure');
+    });
+
+    it('redelivers the failed delivery once the receiver is back', async () => {
+      receiver.reply(() => ({ status: 200 }));
+      const failed = page.locator('tr[data-delivery]').filter({ has: page.locator('.badge.failed') });
+      const id = await failed.first().getAttribute('data-delivery');
+      const before = receiver.received.length;
+      await failed
+        .first()
+        .getByRole('button', { name: /^Redeliver/ })
+        .click();
+      await page.locator(`tr[data-delivery="${id}"] .badge.delivered`).waitFor(WAIT);
+      expect(receiver.received.length).to.be.above(before);
+    });
+
+    it('renames the hook, and the API agrees', async () => {
+      await page.getByLabel('Name', { exact: true }).fill('coinbase feed, renamed');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('heading', { level: 1, name: 'coinbase feed, renamed' }).waitFor(WAIT);
+      const hook = await callApi<Hook>(t, 'GET', `/me/${hooks['coinbase feed'].uuid}`);
+      expect(hook.definition.name).to.equal('coinbase feed, renamed');
+    });
+
+    it('deletes a hook only once the deletion is confirmed', async () => {
+      await page.goto(`${t.baseUrl}/dashboard/#/hooks/${hooks['mint alerts'].uuid}`);
+      await page.getByRole('heading', { level: 1, name: 'mint alerts' }).waitFor(WAIT);
+      await page.getByRole('button', { name: 'Delete' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+      await callApi<Hook>(t, 'GET', `/me/${hooks['mint alerts'].uuid}`);
+      await page.getByRole('button', { name: 'Delete' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete hook' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Hooks' }).waitFor(WAIT);
+      await page.getByRole('status').filter({ hasText: 'mint alerts was deleted.' }).waitFor(WAIT);
+      const res = await fetch(`${t.baseUrl}/chainhooks/v1/me/${hooks['mint alerts'].uuid}`, {
+        headers: { 'x-api-key': TEST_API_KEY },
+      });
+      expect(res.status).to.equal(404);
+    });
+
+    it('shows the chain and the outbox, and rotates the secret, showing it once', async () => {
+      await page.getByRole('link', { name: 'System' }).click();
+      await page.getByText(/^block \d+ \(0x/).waitFor(WAIT);
+      await page.getByRole('button', { name: 'Rotate the secret' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Rotate' }).click();
+      const shown = page.locator('[data-secret="hex"]');
+      await shown.waitFor(WAIT);
+      const secret = await callApi<{ secret: string }>(t, 'GET', '/me/secret');
+      expect(await shown.textContent()).to.equal(secret.secret);
+      await screenshot(page, 'system');
+      await expectAccessible();
+      await page.getByRole('link', { name: 'Hooks' }).click();
+      await page.getByRole('link', { name: 'System' }).click();
+      await page.getByText(/^block \d+ \(0x/).waitFor(WAIT);
+      expect(await page.locator('[data-secret]').count()).to.equal(0);
+    });
+
     it('shows the hooks as cards at a phone width', async () => {
       await page.setViewportSize({ width: 390, height: 844 });
-      await page.getByRole('link', { name: 'coinbase feed' }).waitFor(WAIT);
+      await page.getByRole('link', { name: 'Hooks' }).click();
+      await page.getByRole('link', { name: 'coinbase feed, renamed' }).waitFor(WAIT);
       await screenshot(page, 'hooks-phone');
       await expectAccessible();
       await page.setViewportSize({ width: 1280, height: 800 });
