@@ -16,9 +16,25 @@ export class HookTable {
   readonly #bases = new Map<string, number>();
   /** Each owner's hooks in listing order. */
   readonly #byOwner = new Map<string, StoredHook[]>();
+  /** The uuids added, replaced or removed since `takeTouched` was last called. */
+  #touched = new Set<string>();
 
   constructor(hooks: Iterable<StoredHook> = [], bases: { [uuid: string]: number } = {}) {
     for (const hook of hooks) this.add(hook, bases[hook.uuid] ?? 0);
+  }
+
+  /** The uuids added, replaced or removed since the last call, so a change can be journaled. */
+  takeTouched(): Set<string> {
+    const touched = this.#touched;
+    this.#touched = new Set();
+    return touched;
+  }
+
+  /** Every hook's stream position where it is not 0, as a copy. */
+  basesSnapshot(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [uuid, base] of this.#bases) if (base !== 0) out.set(uuid, base);
+    return out;
   }
 
   /** The hook with this uuid, whoever owns it. */
@@ -29,13 +45,6 @@ export class HookTable {
   /** The live stream position a hook was stored at; 0 for an unknown uuid. */
   baseOf(uuid: string): number {
     return this.#bases.get(uuid) ?? 0;
-  }
-
-  /** Every hook's stream position, for the document; hooks stored at 0 are left out. */
-  bases(): { [uuid: string]: number } {
-    const out: { [uuid: string]: number } = {};
-    for (const [uuid, base] of this.#bases) if (base !== 0) out[uuid] = base;
-    return out;
   }
 
   /** How many hooks the table holds. */
@@ -63,6 +72,7 @@ export class HookTable {
     if (this.#byUuid.has(hook.uuid)) throw new Error(`hook ${hook.uuid} is already stored`);
     this.#byUuid.set(hook.uuid, hook);
     this.#bases.set(hook.uuid, base);
+    this.#touched.add(hook.uuid);
     let list = this.#byOwner.get(hook.owner);
     if (!list) {
       list = [];
@@ -80,6 +90,7 @@ export class HookTable {
     list[this.#indexOf(list, old)] = hook;
     this.#byUuid.set(hook.uuid, hook);
     this.#bases.set(hook.uuid, base);
+    this.#touched.add(hook.uuid);
   }
 
   /** Remove a hook; false when the uuid is unknown. */
@@ -88,6 +99,7 @@ export class HookTable {
     if (!hook) return false;
     this.#byUuid.delete(uuid);
     this.#bases.delete(uuid);
+    this.#touched.add(uuid);
     const list = this.#byOwner.get(hook.owner)!;
     list.splice(this.#indexOf(list, hook), 1);
     if (list.length === 0) this.#byOwner.delete(hook.owner);

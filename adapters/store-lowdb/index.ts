@@ -1,13 +1,13 @@
 import type { AccountStore } from '../../core/ports/account-store.js';
 import type { HookRepository } from '../../core/ports/hook-repository.js';
-import type { DiskSpaceReport } from '../../core/storage/write-failure.js';
 import { LowdbAccountStore } from './account-store.js';
 import { LowdbHookRepository } from './hook-repository.js';
-import { StoreFile } from './store-file.js';
+import { StoreFile, type StoreFileOptions } from './store-file.js';
 
 export { LowdbAccountStore } from './account-store.js';
 export { LowdbHookRepository } from './hook-repository.js';
-export { STORE_FILE, STORE_FILE_NAME, StoreFile } from './store-file.js';
+export { STORE_FILE, STORE_FILE_NAME, StoreFile, type StoreFileOptions } from './store-file.js';
+export { CHANGE_JOURNAL_FILE_NAME } from './change-journal.js';
 
 /** The embedded store: both ports over one JSON file, plus the means to wait for and end its writes. */
 export type LowdbStore = {
@@ -21,12 +21,9 @@ export type LowdbStore = {
 
 /**
  * Open the embedded store in `{dataDir}/stackhooks.json`, creating the folder; a corrupt file is
- * refused. `space` is told of a full disk and of the next write that succeeds.
+ * refused.
  */
-export async function openLowdbStore(
-  dataDir: string,
-  options: { space?: DiskSpaceReport } = {},
-): Promise<LowdbStore> {
+export async function openLowdbStore(dataDir: string, options: StoreFileOptions = {}): Promise<LowdbStore> {
   const file = await StoreFile.open(dataDir, options);
   return {
     hooks: new LowdbHookRepository(file),

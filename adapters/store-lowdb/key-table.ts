@@ -7,9 +7,18 @@ import type { ApiKeyRecord } from '../../core/accounts/api-key.js';
 export class KeyTable {
   readonly #byId = new Map<string, ApiKeyRecord>();
   readonly #byHash = new Map<string, ApiKeyRecord>();
+  /** The ids added or replaced since `takeTouched` was last called. */
+  #touched = new Set<string>();
 
   constructor(keys: Iterable<ApiKeyRecord> = []) {
     for (const key of keys) this.add(key);
+  }
+
+  /** The ids added or replaced since the last call, so a change can be journaled. */
+  takeTouched(): Set<string> {
+    const touched = this.#touched;
+    this.#touched = new Set();
+    return touched;
   }
 
   /** The record with this id. */
@@ -34,6 +43,7 @@ export class KeyTable {
       throw new Error(`an API key with the hash of key ${key.id} is already stored`);
     this.#byId.set(key.id, key);
     this.#byHash.set(key.hash, key);
+    this.#touched.add(key.id);
   }
 
   /** Swap in a new version of a stored record with the same id and hash. */
@@ -42,5 +52,6 @@ export class KeyTable {
     if (!old || old.hash !== key.hash) throw new Error(`API key ${key.id} is not stored with that hash`);
     this.#byId.set(key.id, key);
     this.#byHash.set(key.hash, key);
+    this.#touched.add(key.id);
   }
 }

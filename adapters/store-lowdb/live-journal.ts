@@ -68,14 +68,16 @@ export class LiveJournal {
 /**
  * Replay a side file read at open over the state of a main file that holds every live step up to
  * `mainSeq`, and return the journal to go on with. A side file of the wrong shape is refused, never
- * repaired, like the main file; entries for hooks the main file does not hold are skipped (their
- * insert was never acknowledged).
+ * repaired, like the main file; entries for hooks the state does not hold are skipped (their insert
+ * was never acknowledged, or a later change removed them), and so are entries for hooks a change
+ * wrote after their step: `writtenAfter` gives, per hook, the last live step before that change.
  */
 export function replayJournal(
   state: StoreState,
   mainSeq: number,
   document: unknown,
   file: string,
+  writtenAfter: ReadonlyMap<string, number> = new Map(),
 ): LiveJournal {
   if (document === null || document === undefined) return new LiveJournal(mainSeq);
   const refuse = (problem: string): Error =>
@@ -94,7 +96,7 @@ export function replayJournal(
     const problem = hookShapeProblem(entry.hook);
     if (problem) throw refuse(`hooks[${index}].hook ${problem}`);
     const stored = state.hooks.get(entry.hook.uuid);
-    if (entry.seq <= mainSeq || !stored) return;
+    if (entry.seq <= mainSeq || !stored || (writtenAfter.get(stored.uuid) ?? -1) >= entry.seq) return;
     if (stored.owner !== entry.hook.owner || stored.created_at_ms !== entry.hook.created_at_ms) {
       throw refuse(`hooks[${index}] (${entry.hook.uuid}) has another owner or creation time than the store`);
     }

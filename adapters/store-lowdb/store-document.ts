@@ -3,6 +3,7 @@ import { LIVE_STREAM_START, type LiveProgress } from '../../core/hooks/live-prog
 import type { StoredHook } from '../../core/hooks/record.js';
 import { HookTable } from './hook-table.js';
 import { KeyTable } from './key-table.js';
+import { SecretTable } from './secret-table.js';
 
 /**
  * The JSON file's shape; `version` lets a later release migrate an older file instead of misreading it.
@@ -18,6 +19,8 @@ export type StoreDocument = {
   live_bases?: { [uuid: string]: number };
   /** The number of the last live step this file holds (the side file may hold later ones). */
   live_seq?: number;
+  /** The number of the last change this file holds (the change journal may hold later ones). */
+  journal_seq?: number;
   keys: ApiKeyRecord[];
   consumer_secrets: { [owner: string]: string };
 };
@@ -27,7 +30,7 @@ export type StoreState = {
   hooks: HookTable;
   liveStream: LiveProgress;
   keys: KeyTable;
-  consumerSecrets: Map<string, string>;
+  consumerSecrets: SecretTable;
 };
 
 /** The document of a store that has never been written. */
@@ -35,14 +38,22 @@ export function emptyDocument(): StoreDocument {
   return { version: 1, hooks: [], keys: [], consumer_secrets: {} };
 }
 
-/** The document to write for this state, which holds every live step up to `liveSeq`. */
-export function toStoreDocument(state: StoreState, liveSeq: number): StoreDocument {
+/** The document as written: the stream positions as a Map, which the writer turns into an object. */
+export type StoreSnapshot = Omit<StoreDocument, 'live_bases'> & { live_bases: ReadonlyMap<string, number> };
+
+/**
+ * The document to write for this state, which holds every live step up to `liveSeq` and every
+ * change up to `journalSeq`. It shares the state's hook and key objects, which no change edits in
+ * place (changes replace them), so it stays a picture of this moment while it is written in slices.
+ */
+export function toStoreSnapshot(state: StoreState, liveSeq: number, journalSeq: number): StoreSnapshot {
   return {
     version: 1,
     hooks: [...state.hooks.all()],
     live_stream: state.liveStream,
-    live_bases: state.hooks.bases(),
+    live_bases: state.hooks.basesSnapshot(),
     live_seq: liveSeq,
+    journal_seq: journalSeq,
     keys: [...state.keys.all()],
     consumer_secrets: Object.fromEntries(state.consumerSecrets),
   };
@@ -66,8 +77,10 @@ export function toStoreState(document: unknown, file: string): StoreState {
     const problem = hookShapeProblem(hook);
     if (problem) throw refuse(`hooks[${index}] ${problem}`);
   });
-  if (document.live_seq !== undefined && !Number.isSafeInteger(document.live_seq)) {
-    throw refuse('"live_seq" is not an integer');
+  for (const field of ['live_seq', 'journal_seq'] as const) {
+    if (document[field] !== undefined && !Number.isSafeInteger(document[field])) {
+      throw refuse(`"${field}" is not an integer`);
+    }
   }
   if (stream !== undefined && !isLiveProgress(stream))
     throw refuse('"live_stream" is not a live stream progress');
@@ -88,7 +101,7 @@ export function toStoreState(document: unknown, file: string): StoreState {
       hooks: new HookTable(hooks as StoredHook[], bases as Record<string, number>),
       liveStream: (stream as LiveProgress | undefined) ?? LIVE_STREAM_START,
       keys: new KeyTable(keys as ApiKeyRecord[]),
-      consumerSecrets: new Map(Object.entries(secrets as Record<string, string>)),
+      consumerSecrets: new SecretTable(Object.entries(secrets as Record<string, string>)),
     };
   } catch (err) {
     throw refuse((err as Error).message);

@@ -1,13 +1,15 @@
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import type { DiskSpaceReport } from '../../core/storage/write-failure.js';
+import { CHANGE_JOURNAL_FILE_NAME, ChangeJournal } from './change-journal.js';
 import { CoalescedWrites } from './coalesced-writes.js';
 import { DurableJsonFile } from './durable-json-file.js';
+import { applyEntry, entryOf, forgetTouched, type JournalEntry } from './journal-entry.js';
 import type { LiveJournal } from './live-journal.js';
 import { LIVE_JOURNAL_FILE_NAME, replayJournal, type LiveJournalDocument } from './live-journal.js';
-import { emptyDocument, toStoreDocument, toStoreState } from './store-document.js';
-import type { StoreDocument, StoreState } from './store-document.js';
+import { emptyDocument, toStoreSnapshot, toStoreState } from './store-document.js';
+import type { StoreDocument, StoreSnapshot, StoreState } from './store-document.js';
 
 /** The file name inside the data folder. */
 export const STORE_FILE_NAME = 'stackhooks.json';
@@ -21,24 +23,45 @@ export type ChangeOutcome<T> = { result: T; changed: boolean };
 /** What a live step reports: its result, and the hooks it wrote (undefined when it changed nothing). */
 export type LiveChangeOutcome<T> = { result: T; hooks: readonly string[] | undefined };
 
-/** Hooks the side file may hold before a main-file write takes them in: at least this many... */
+/** How to open the store file. */
+export type StoreFileOptions = {
+  /** Told of a full disk and of the next write that succeeds. */
+  space?: DiskSpaceReport;
+  /** Bytes the change journal may reach before a compaction, at least (default 4 MiB). */
+  compactAfterBytes?: number;
+};
+
+/** Hooks the side file may hold before the main file takes them in: at least this many... */
 const JOURNAL_MIN_FOLD = 1_000;
 /** ...or this share of all hooks, so folding costs a bounded fraction of a block's work. */
 const JOURNAL_FOLD_SHARE = 1 / 8;
+/** The change journal may grow to this many bytes before the main file takes it in... */
+export const CHANGES_MIN_FOLD_BYTES = 4 << 20;
+/** ...or this share of the main file, so compaction costs a bounded multiple of the changes. */
+const CHANGES_FOLD_SHARE = 1 / 4;
 
 /**
- * The one JSON file that the lowdb hook repository and account store share, plus a small side file
- * for the live stream. Changes are applied to the in-memory state synchronously, so no two can
- * interleave, and a change's promise settles once a file write that contains it has finished.
- * Writes of a file never overlap: changes that arrive while one is in flight are all carried by the
- * next single write. Live steps write only the side file (the progress and the hooks they changed),
- * so a block does not rewrite every hook; the main file takes them in when it is next written, or
- * when the side file has grown (`JOURNAL_FOLD_SHARE`).
+ * The lowdb document that the hook repository and account store share (the store of record), with
+ * two journals beside it. Changes are applied to the in-memory state synchronously, so no two can
+ * interleave, and a change's promise settles once a file that holds it is on disk:
+ * - hook and account changes append a line to the change journal (`ChangeJournal`), so a
+ *   registration costs its own size, not the store's;
+ * - live steps write the small live stream side file (the progress and the hooks they changed).
+ * The main file takes both in when a journal has grown (compaction), serialized in slices between
+ * turns of the event loop, and when the store closes; at open the journals' later entries are
+ * replayed over it.
  */
 export class StoreFile {
   readonly #main: CoalescedWrites;
   readonly #side: CoalescedWrites;
-  readonly #journal: LiveJournal;
+  readonly #live: LiveJournal;
+  readonly #changes: ChangeJournal;
+  /** The main file's size after its last write, which sets how far the change journal may grow. */
+  #mainBytes: number;
+  /** The last live step and change the main file holds. */
+  #mainHolds: { live: number; changes: number };
+  readonly #compactAfterBytes: number;
+  #compacting = false;
   #closed = false;
 
   private constructor(
@@ -46,74 +69,125 @@ export class StoreFile {
     readonly path: string,
     /** The live state; only `change` and `changeLive` callbacks may modify it. */
     readonly state: StoreState,
-    low: Low<StoreDocument>,
-    side: Low<LiveJournalDocument | null>,
-    sidePath: string,
-    journal: LiveJournal,
-    space: DiskSpaceReport | undefined,
+    files: {
+      main: DurableJsonFile<StoreSnapshot>;
+      mainBytes: number;
+      mainHolds: { live: number; changes: number };
+      side: Low<LiveJournalDocument | null>;
+      sidePath: string;
+      live: LiveJournal;
+      changes: ChangeJournal;
+    },
+    options: StoreFileOptions,
   ) {
-    this.#journal = journal;
+    const { space } = options;
+    const { main, side, live, changes } = files;
+    this.#compactAfterBytes = options.compactAfterBytes ?? CHANGES_MIN_FOLD_BYTES;
+    this.#live = live;
+    this.#changes = changes;
+    this.#mainBytes = files.mainBytes;
+    this.#mainHolds = files.mainHolds;
     this.#main = new CoalescedWrites(
-      () => {
-        const seq = journal.seq;
-        low.data = toStoreDocument(state, seq);
+      async () => {
+        const liveSeq = live.seq;
+        const changeSeq = changes.seq;
         // A temporary file fsynced and renamed over the old: a crash or power loss at any moment leaves
-        // either the previous or this complete file.
-        return low.write().then(() => journal.settle(seq));
+        // either the previous or this complete file, and the journals hold whatever it lacks.
+        await main.write(toStoreSnapshot(state, liveSeq, changeSeq));
+        live.settle(liveSeq);
+        this.#mainHolds = { live: liveSeq, changes: changeSeq };
+        this.#mainBytes = (await stat(path)).size;
+        // Not awaited: the main file is what this write promised. A failed rewrite stays pending in
+        // the journal and surfaces at its next append or flush.
+        changes.fold(changeSeq).catch(() => undefined);
       },
       path,
       space,
     );
     this.#side = new CoalescedWrites(
       () => {
-        side.data = journal.toDocument(state);
+        side.data = live.toDocument(state);
         return side.write();
       },
-      sidePath,
+      files.sidePath,
       space,
     );
   }
 
-  /** How many main-file writes have finished; far fewer than changes when writes coalesce. */
+  /** How many change journal appends have finished; far fewer than changes when appends coalesce. */
   get writes(): number {
-    return this.#main.writes;
+    return this.#changes.writes;
   }
 
   /**
-   * Open (creating the folder, not the files) `{dataDir}/stackhooks.json`; a missing file is an
-   * empty store. `space` is told of a full disk and of the next write that succeeds.
+   * Open (creating the folder, and an empty main file when there is none) `{dataDir}/stackhooks.json`
+   * and replay its journals.
    */
-  static async open(dataDir: string, options: { space?: DiskSpaceReport } = {}): Promise<StoreFile> {
+  static async open(dataDir: string, options: StoreFileOptions = {}): Promise<StoreFile> {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const path = join(dataDir, STORE_FILE_NAME);
+    const sidePath = join(dataDir, LIVE_JOURNAL_FILE_NAME);
+    const changesPath = join(dataDir, CHANGE_JOURNAL_FILE_NAME);
     // Files written by an earlier version may be readable by others; every write makes them 0600.
-    await keepPrivate(path);
-    await keepPrivate(join(dataDir, LIVE_JOURNAL_FILE_NAME));
+    for (const file of [path, sidePath, changesPath]) await keepPrivate(file);
+    const main = new DurableJsonFile<StoreSnapshot>(path);
     const low = new Low<StoreDocument>(new DurableJsonFile<StoreDocument>(path), emptyDocument());
     await readOrRefuse(low, path);
     const state = toStoreState(low.data, path);
-    const sidePath = join(dataDir, LIVE_JOURNAL_FILE_NAME);
-    const side = new Low<LiveJournalDocument | null>(
-      new DurableJsonFile<LiveJournalDocument | null>(sidePath),
-      null,
+    const { journal: changes, entries } = await ChangeJournal.open(
+      changesPath,
+      low.data.journal_seq ?? 0,
+      options.space,
     );
-    await readOrRefuse(side, sidePath);
-    const journal = replayJournal(state, low.data.live_seq ?? 0, side.data, sidePath);
-    return new StoreFile(path, state, low, side, sidePath, journal, options.space);
+    try {
+      const writtenAfter = replayChanges(state, entries, changesPath);
+      const side = new Low<LiveJournalDocument | null>(
+        new DurableJsonFile<LiveJournalDocument | null>(sidePath),
+        null,
+      );
+      await readOrRefuse(side, sidePath);
+      const live = replayJournal(state, low.data.live_seq ?? 0, side.data, sidePath, writtenAfter);
+      forgetTouched(state);
+      // The store of record exists from the first open on, so every reader finds a lowdb document.
+      let mainHolds = { live: low.data.live_seq ?? 0, changes: low.data.journal_seq ?? 0 };
+      const mainBytes = await stat(path).then(
+        (stats) => stats.size,
+        async () => {
+          await main.write(toStoreSnapshot(state, live.seq, changes.seq));
+          mainHolds = { live: live.seq, changes: changes.seq };
+          return (await stat(path)).size;
+        },
+      );
+      const files = { main, mainBytes, mainHolds, side, sidePath, live, changes };
+      return new StoreFile(path, state, files, options);
+    } catch (err) {
+      await changes.close().catch(() => undefined);
+      throw err;
+    }
   }
 
   /**
-   * Run `apply` against the latest state as one atomic step and resolve once it is on disk. `apply`
-   * must be synchronous and must throw before modifying anything, so that a failure changes nothing.
+   * Run `apply` against the latest state as one atomic step and resolve once the change journal holds
+   * it. `apply` must be synchronous and must throw before modifying anything, so that a failure
+   * changes nothing.
    */
   async change<T>(apply: (state: StoreState) => ChangeOutcome<T>): Promise<T> {
     if (this.#closed) throw new Error(`the store ${this.path} is closed`);
-    // After a failed write (a full disk) what waits is written first: while that still fails, the
+    // After a failed append (a full disk) what waits is written first: while that still fails, the
     // change is refused (a 503) before it is applied, so only the change that met the failure may
     // take effect later without its caller being told. Otherwise the change applies at once.
-    if (this.#main.failing) await this.#main.flush();
+    if (this.#changes.failing) await this.#changes.flush();
+    forgetTouched(this.state);
     const { result, changed } = apply(this.state);
-    if (changed) await this.#main.persist();
+    const entry = entryOf(this.state, this.#changes.next(), this.#live.seq);
+    if (!changed || entry === undefined) return result;
+    const appended = this.#changes.append(entry);
+    if (
+      this.#changes.unfoldedBytes > Math.max(this.#compactAfterBytes, this.#mainBytes * CHANGES_FOLD_SHARE)
+    ) {
+      this.#compact();
+    }
+    await appended;
     return result;
   }
 
@@ -125,12 +199,12 @@ export class StoreFile {
     if (this.#closed) throw new Error(`the store ${this.path} is closed`);
     if (this.#side.failing) await this.#side.flush();
     const { result, hooks } = apply(this.state);
+    // The side file carries these hooks; the change journal must not take them for a change's.
+    forgetTouched(this.state);
     if (hooks === undefined) return result;
-    this.#journal.record(hooks);
-    if (this.#journal.size > Math.max(JOURNAL_MIN_FOLD, this.state.hooks.size * JOURNAL_FOLD_SHARE)) {
-      // Not awaited: the side file is what makes this step durable. A failed fold stays pending and
-      // surfaces at the next change or flush.
-      this.#main.persist().catch(() => undefined);
+    this.#live.record(hooks);
+    if (this.#live.size > Math.max(JOURNAL_MIN_FOLD, this.state.hooks.size * JOURNAL_FOLD_SHARE)) {
+      this.#compact();
     }
     await this.#side.persist();
     return result;
@@ -139,14 +213,63 @@ export class StoreFile {
   /** Resolve once every change applied so far is on disk; rejects when a write fails. */
   async flush(): Promise<void> {
     await this.#side.flush();
+    await this.#changes.flush();
     await this.#main.flush();
+    await this.#changes.flush();
   }
 
-  /** Flush, then refuse every later change. Reads keep working on the last state. */
+  /**
+   * Flush, take both journals into the main file (so a clean stop leaves one lowdb document that an
+   * earlier version reads whole), then refuse every later change. Reads keep working on the last state.
+   */
   async close(): Promise<void> {
     this.#closed = true;
-    await this.flush();
+    try {
+      await this.flush();
+      const holds = this.#mainHolds;
+      if (holds.live < this.#live.seq || holds.changes < this.#changes.seq) await this.#main.persist();
+    } finally {
+      await this.#changes.close();
+    }
   }
+
+  /**
+   * Write the main file in the background, one compaction at a time. Not awaited: the journals are
+   * what make each change durable; a failed compaction is tried again when one is next due.
+   */
+  #compact(): void {
+    if (this.#compacting) return;
+    this.#compacting = true;
+    this.#main
+      .persist()
+      .catch(() => undefined)
+      .finally(() => (this.#compacting = false));
+  }
+}
+
+/**
+ * Replay the change journal's entries over the main file's state; returns, per hook written, the
+ * last live step before the change that wrote it last, for ordering against the live side file.
+ */
+function replayChanges(
+  state: StoreState,
+  entries: readonly JournalEntry[],
+  file: string,
+): Map<string, number> {
+  const writtenAfter = new Map<string, number>();
+  for (const entry of entries) {
+    try {
+      applyEntry(state, entry);
+    } catch (err) {
+      throw new Error(
+        `the change journal ${file} does not fit the store file (entry ${entry.seq}: ` +
+          `${(err as Error).message}); both were left untouched`,
+        { cause: err },
+      );
+    }
+    for (const { hook } of entry.hooks ?? []) writtenAfter.set(hook.uuid, entry.live);
+  }
+  return writtenAfter;
 }
 
 async function keepPrivate(path: string): Promise<void> {

@@ -4,10 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { openLowdbStore } from '../../../adapters/store-lowdb/index.js';
 import { createHook } from '../../../core/hooks/lifecycle.js';
 
-const [dataDir, writersArg = '8'] = process.argv.slice(2);
-if (!dataDir) throw new Error('usage: crash-writer.ts <dataDir> [concurrent writers]');
+const [dataDir, writersArg = '8', compactArg] = process.argv.slice(2);
+if (!dataDir) throw new Error('usage: crash-writer.ts <dataDir> [concurrent writers] [compact after bytes]');
 
-const store = await openLowdbStore(dataDir);
+// A small compaction size makes compactions frequent, so kills land in the middle of them too.
+const store = await openLowdbStore(dataDir, compactArg ? { compactAfterBytes: Number(compactArg) } : {});
 
 /** One writer: a tight loop of inserts; several run at once so acknowledgements ride coalesced writes. */
 async function insertForever(): Promise<never> {

@@ -15,8 +15,9 @@ describe('the lowdb store under disk faults', () => {
       const store = await openLowdbStore(dir());
       for (let n = 1; n <= 3; n++) await store.accounts.setConsumerSecret(`owner-${n}`, secret(n));
       fault.inject(disk);
+      // A name longer than the largest room, so the journal line cannot fit however the fault falls.
       const refused = await store.accounts
-        .setConsumerSecret('owner-4', secret(4))
+        .setConsumerSecret('owner-4'.padEnd(400, '-'), secret(4))
         .catch((err: unknown) => err);
       expect(refused).to.be.instanceOf(StackhooksError).with.property('code', 'unavailable');
       disk.heal();

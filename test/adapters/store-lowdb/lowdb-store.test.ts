@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { StoreDocument } from '../../../adapters/store-lowdb/store-document.js';
+import { CHANGE_JOURNAL_FILE_NAME } from '../../../adapters/store-lowdb/change-journal.js';
 import {
   LowdbHookRepository,
   openLowdbStore,
@@ -16,6 +17,7 @@ import {
 import type { LowdbStore } from '../../../adapters/store-lowdb/index.js';
 import { createHook, setEnabled } from '../../../core/hooks/lifecycle.js';
 import type { StoredHook } from '../../../core/hooks/record.js';
+import { CrashImages } from './crash-image.js';
 import { accountStoreContract } from '../../contracts/account-store.contract.js';
 import { hookRepositoryContract } from '../../contracts/hook-repository.contract.js';
 
@@ -24,14 +26,16 @@ async function tempDataDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'stackhooks-lowdb-'));
 }
 
-/** A store in a fresh folder, with reopen (close, then open the same folder) and cleanup. */
+/** A store in a fresh folder, with reopen (close, then open the same folder), crash images and cleanup. */
 async function openFresh(): Promise<{
   current: () => LowdbStore;
   reopen: () => Promise<LowdbStore>;
+  crashes: CrashImages;
   cleanup: () => Promise<void>;
 }> {
   const dir = await tempDataDir();
   let store = await openLowdbStore(dir);
+  const crashes = new CrashImages(dir);
   return {
     current: () => store,
     reopen: async () => {
@@ -39,7 +43,9 @@ async function openFresh(): Promise<{
       store = await openLowdbStore(dir);
       return store;
     },
+    crashes,
     cleanup: async () => {
+      await crashes.cleanup();
       await store.close();
       await rm(dir, { recursive: true, force: true });
     },
@@ -51,6 +57,8 @@ hookRepositoryContract('lowdb', async () => {
   return {
     repo: fresh.current().hooks,
     reopen: async () => (await fresh.reopen()).hooks,
+    crash: async () => (await fresh.crashes.crash()).hooks,
+    crashWritingInsert: async (hook) => (await fresh.crashes.crashWritingInsert(hook)).hooks,
     cleanup: fresh.cleanup,
   };
 });
@@ -159,15 +167,14 @@ describe('openLowdbStore', () => {
     expect(error?.message).to.include(file).and.to.include('"live_stream" is not a live stream progress');
   });
 
-  it('resolves each insert only once the file on disk holds it', async () => {
+  it('resolves each insert only once a file on disk holds it', async () => {
     const store = await openLowdbStore(dir);
     const hooks = Array.from({ length: 50 }, (_, n) => sampleHook(n));
+    const onDisk = (): string =>
+      readFileSync(join(dir, STORE_FILE_NAME), 'utf-8') +
+      readFileSync(join(dir, CHANGE_JOURNAL_FILE_NAME), 'utf-8');
     const seenOnDisk = await Promise.all(
-      hooks.map((hook) =>
-        store.hooks
-          .insert(hook, 1000)
-          .then(() => readDocument(dir).hooks.some((stored) => stored.uuid === hook.uuid)),
-      ),
+      hooks.map((hook) => store.hooks.insert(hook, 1000).then(() => onDisk().includes(hook.uuid))),
     );
     expect(seenOnDisk.every(Boolean)).to.equal(true);
     await store.close();
@@ -216,11 +223,13 @@ describe('openLowdbStore', () => {
     let error: Error | undefined;
     const hook = sampleHook(1);
     await store.hooks.insert(hook, 10).catch((err: Error) => (error = err));
-    expect(error?.message).to.include(join(dataDir, STORE_FILE_NAME));
+    expect(error?.message).to.include(dataDir);
 
     await mkdir(dataDir);
     await store.flush();
-    expect(readDocument(dataDir).hooks.map((stored) => stored.uuid)).to.deep.equal([hook.uuid]);
+    const reopened = await openLowdbStore(dataDir);
+    expect((await reopened.hooks.listAll()).map((stored) => stored.uuid)).to.deep.equal([hook.uuid]);
+    await reopened.close();
     await store.close();
   });
 
@@ -240,9 +249,10 @@ const CRASH_WRITER = fileURLToPath(new URL('./crash-writer.ts', import.meta.url)
 const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Run the crash writer on `dir`, SIGKILL it soon after `acks` acknowledged inserts; every uuid it acked. */
-function insertUntilKilled(dir: string, acks: number): Promise<string[]> {
+function insertUntilKilled(dir: string, acks: number, compactAfterBytes: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CRASH_WRITER, dir], { cwd: PROJECT_ROOT });
+    const args = ['--import', 'tsx', CRASH_WRITER, dir, '8', String(compactAfterBytes)];
+    const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT });
     let stdout = '';
     let stderr = '';
     let killed = false;
@@ -274,14 +284,15 @@ describe('lowdb store crash safety', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  for (const round of [1, 2, 3]) {
-    it(`keeps every acknowledged insert when the writer is killed mid-burst (round ${round})`, async () => {
-      const before = existsSync(join(dir, STORE_FILE_NAME)) ? readDocument(dir).hooks.length : 0;
-      const acked = await insertUntilKilled(dir, 300);
+  for (const [round, compactAfterBytes] of [
+    [1, 4 << 20],
+    [2, 16_384],
+    [3, 16_384],
+  ]) {
+    it(`keeps every acknowledged insert when the writer is killed mid-burst, compacting after ${compactAfterBytes} bytes (round ${round})`, async () => {
+      const acked = await insertUntilKilled(dir, 300, compactAfterBytes);
       expect(acked.length).to.be.at.least(300);
 
-      const document = readDocument(dir);
-      expect(document.hooks.length).to.be.at.least(before + acked.length);
       const store = await openLowdbStore(dir);
       const stored = new Set((await store.hooks.listAll()).map((hook) => hook.uuid));
       await store.close();

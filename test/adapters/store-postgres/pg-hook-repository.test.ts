@@ -15,14 +15,19 @@ import { hookRepositoryContract } from '../../contracts/hook-repository.contract
 import { openTestDatabase, postgresAvailable, TEST_DATABASE_URL } from '../../support/postgres.js';
 import { startTcpProxy } from '../../support/tcp-proxy.js';
 
-/** A migrated schema of its own; `reopen` closes the pool and opens a new one on the same schema. */
+/**
+ * A migrated schema of its own; `reopen` closes the pool and opens a new one on the same schema, and
+ * `crash` opens another beside it, as a process started after another one died would.
+ */
 async function openFreshSchema(): Promise<{
   current: () => Database;
   reopen: () => Promise<Database>;
+  crash: () => Promise<Database>;
   cleanup: () => Promise<void>;
 }> {
   const first = await openTestDatabase('hooks');
   let current: Database = first;
+  const crashed: Database[] = [];
   return {
     current: () => current,
     reopen: async () => {
@@ -30,11 +35,30 @@ async function openFreshSchema(): Promise<{
       current = await openDatabase(first.url);
       return current;
     },
+    crash: async () => {
+      crashed.push(current);
+      current = await openDatabase(first.url);
+      return current;
+    },
     cleanup: async () => {
       await current.pool.query(`DROP SCHEMA IF EXISTS "${current.schema}" CASCADE`);
-      await current.close();
+      for (const db of [...crashed, current]) await db.close();
     },
   };
+}
+
+/** Begin an insert of `hook` and end its connection before it commits, as a crash mid-write does. */
+async function insertCutOff(db: Database, hook: StoredHook): Promise<void> {
+  const client = await db.pool.connect();
+  client.on('error', () => undefined);
+  await client.query('BEGIN');
+  await client.query(
+    `INSERT INTO hooks (uuid, owner, created_at_ms, definition, status) VALUES ($1, $2, $3, $4, $5)`,
+    [hook.uuid, hook.owner, hook.created_at_ms, JSON.stringify(hook.definition), JSON.stringify(hook.status)],
+  );
+  const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  await db.pool.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+  client.release(true);
 }
 
 function newHook(owner = 'alice'): StoredHook {
@@ -109,6 +133,11 @@ if (!(await postgresAvailable())) {
     return {
       repo: new PgHookRepository(fresh.current()),
       reopen: async () => new PgHookRepository(await fresh.reopen()),
+      crash: async () => new PgHookRepository(await fresh.crash()),
+      crashWritingInsert: async (hook) => {
+        await insertCutOff(fresh.current(), hook);
+        return new PgHookRepository(await fresh.crash());
+      },
       cleanup: fresh.cleanup,
     };
   });

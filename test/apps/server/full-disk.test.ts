@@ -139,15 +139,25 @@ describe('a full disk', function () {
       expect(refusal, 'the observer refuses a block while the disk is full').to.equal(503);
       const full = await status();
       expect(full.conditions.map((c: { name: string }) => c.name)).to.include('storage_full');
+      // What room a block could not use may still take a registration's journal line, even in the
+      // slack of the journal's last page: the room is taken, and the registration outgrows a page.
+      const rest = await statfs(tmpfs);
+      const fillerRest = join(tmpfs, 'filler-rest');
+      await writeFile(fillerRest, Buffer.alloc(rest.bavail * rest.bsize)).catch(() => undefined);
+      const manyFilters = Array.from({ length: 150 }, (_, n) => ({
+        type: 'contract_call' as const,
+        contract_identifier: `SP000000000000000000002Q6VF78.contract-${n}`,
+      }));
       const refusedChange = await send(baseUrl, 'POST', '/chainhooks/me', {
         key,
-        body: JSON.stringify(sampleDefinition({ name: 'while full' })),
+        body: JSON.stringify(sampleDefinition({ name: 'while full', filters: { events: manyFilters } })),
       });
       expect(refusedChange.status, 'an API change while the disk is full').to.equal(503);
       expect(refusedChange.headers['retry-after']).to.match(/^\d+$/);
 
       // Space comes back: the node posts the refused block again, then the next ones.
       await rm(filler);
+      await rm(fillerRest, { force: true });
       for (const block of blocks.slice(next, next + 20)) {
         expect(await postBlock(observerPort, block)).to.equal(200);
         acked.push(block);
