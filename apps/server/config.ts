@@ -75,6 +75,14 @@ export type ServerConfig = {
   metricsHost: string;
   /** STACKHOOKS_METRICS_TOKEN: when set, `/metrics` answers only `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
+  /** STACKHOOKS_V1_PORT: where Chainhook 1.x's predicates API listens (off unless set; 1.x used 20456). */
+  v1Port: number | undefined;
+  /** STACKHOOKS_V1_HOST: that listener's bind address (default 127.0.0.1: 1.x's API had no authentication). */
+  v1Host: string;
+  /** STACKHOOKS_V1_KEY: when set, that API wants it (`Authorization: Bearer <key>` or a `/key/<key>` path prefix). */
+  v1Key: string | undefined;
+  /** STACKHOOKS_V1_OWNER: the owner of the predicates registered there (default `chainhook-v1`). */
+  v1Owner: string;
   /** STACKHOOKS_DASHBOARD: serve the web dashboard at `/dashboard/` on the API's port (default true). */
   dashboard: boolean;
   /** STACKHOOKS_READY_MAX_BLOCK_AGE: a process that processes blocks is unready after this long without one (default 10m; 0 for never). */
@@ -255,6 +263,12 @@ export function readServerConfig(env: Source = process.env, flags: ServerFlags =
         ? undefined
         : integer(source, 'STACKHOOKS_METRICS_PORT', 9153, 0, 65535),
     metricsHost: source.get('STACKHOOKS_METRICS_HOST') || '127.0.0.1',
+    v1Port: source.get('STACKHOOKS_V1_PORT')
+      ? integer(source, 'STACKHOOKS_V1_PORT', 20456, 0, 65535)
+      : undefined,
+    v1Host: source.get('STACKHOOKS_V1_HOST') || '127.0.0.1',
+    v1Key: source.get('STACKHOOKS_V1_KEY') || undefined,
+    v1Owner: source.get('STACKHOOKS_V1_OWNER') || 'chainhook-v1',
     metricsToken: source.get('STACKHOOKS_METRICS_TOKEN') || undefined,
     readyMaxBlockAgeMs: duration(source, 'STACKHOOKS_READY_MAX_BLOCK_AGE', 10 * 60_000),
     logFormat: oneOf(

@@ -56,6 +56,7 @@ import {
 } from '../../core/use-cases/evaluate-hook.js';
 import { EvaluationDelivery } from '../../core/use-cases/evaluation-delivery.js';
 import { HookRegistry } from '../../core/use-cases/hook-registry.js';
+import { PredicateRegistry } from '../../core/use-cases/predicate-registry.js';
 import { HookCatchUp } from '../../core/use-cases/hook-catch-up.js';
 import { LiveMatching } from '../../core/use-cases/live-matching.js';
 import { BlockArchiver } from '../../core/use-cases/archive-blocks.js';
@@ -142,6 +143,8 @@ export type Stackhooks = {
   container: Container;
   settings: ServiceSettings;
   registry: HookRegistry;
+  /** Chainhook 1.x's predicates, kept as hooks of one owner. */
+  predicates: PredicateRegistry;
   keys: ApiKeys;
   secrets: ConsumerSecrets;
   evaluations: HookEvaluations;
@@ -312,6 +315,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   if (given.evaluationRunner) container.bind(EVALUATION_RUNNER).toConstantValue(given.evaluationRunner);
   else container.bind(EVALUATION_RUNNER).toService(EvaluationDelivery);
   container.bind(HookRegistry).toSelf().inSingletonScope();
+  container.bind(PredicateRegistry).toSelf().inSingletonScope();
   container.bind(ApiKeys).toSelf().inSingletonScope();
   container.bind(ConsumerSecrets).toSelf().inSingletonScope();
   container.bind(HookEvaluations).toSelf().inSingletonScope();
@@ -322,6 +326,8 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   const registry = container.get(HookRegistry);
   const liveMatching = container.get(LiveMatching);
   registry.onChange(liveMatching);
+  const predicates = container.get(PredicateRegistry);
+  predicates.onChange(liveMatching);
   const dispatcher = container.get(WebhookDispatcher);
   dispatcher.onChange(liveMatching);
   registry.showReceivers((hook) => dispatcher.receiverStanding(hook));
@@ -398,6 +404,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     container,
     settings,
     registry,
+    predicates,
     keys,
     secrets,
     evaluations,

@@ -9,6 +9,7 @@ import { closeGracefully } from './close-gracefully.js';
 import { ConfigError, nodeRpcOptions, type ServerConfig } from './config.js';
 import { createOpsServer } from './ops-listener.js';
 import { gauge } from '../../adapters/metrics-prometheus/index.js';
+import { createPredicatesServer } from '../../adapters/chainhook-v1-http/index.js';
 import { createStackhooks, type Stackhooks } from './container.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { startObserver } from './start-observer.js';
@@ -22,6 +23,8 @@ export type RunningServer = {
   observerPort: number;
   /** The bound port of `/metrics`, `/health` and `/ready`; 0 when turned off. */
   metricsPort: number;
+  /** The bound port of Chainhook 1.x's predicates API; 0 when it is off. */
+  v1Port: number;
   /** Block processing, when this process does ingest: whether it is active, and its counters (for metrics). */
   blockProcessing: BlockProcessing | undefined;
   /** Stop accepting, finish requests in flight (up to the grace time), flush every write, release the folder. */
@@ -98,6 +101,34 @@ export async function startServer(
     logger.info('api listening', { host: config.host, port, network: config.network, role: config.role });
   }
 
+  let v1Port = 0;
+  if (runs('api') && config.v1Port !== undefined) {
+    const v1 = createPredicatesServer({
+      predicates: stackhooks.predicates,
+      owner: config.v1Owner,
+      key: config.v1Key,
+      logger,
+    });
+    try {
+      await listen(v1, config.v1Port, config.v1Host);
+    } catch (err) {
+      await Promise.all(stops.map((stop) => stop()));
+      await stackhooks.close();
+      await lock?.release();
+      throw new ConfigError(
+        `the Chainhook 1.x listener cannot listen on ${config.v1Host}:${config.v1Port} (${String(err)}); ` +
+          'set STACKHOOKS_V1_PORT to a free port',
+      );
+    }
+    v1Port = (v1.address() as AddressInfo).port;
+    stops.push(() => closeGracefully(v1, config.shutdownGraceMs));
+    logger.info('chainhook 1.x api listening', {
+      host: config.v1Host,
+      port: v1Port,
+      key: config.v1Key !== undefined,
+    });
+  }
+
   if (runs('worker')) {
     const loop = stackhooks.startDelivery();
     stops.push(() => loop.stop());
@@ -163,6 +194,7 @@ export async function startServer(
     port,
     observerPort,
     metricsPort,
+    v1Port,
     blockProcessing,
     async stop(reason = 'stop') {
       logger.info('stopping', { reason });

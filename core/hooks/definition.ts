@@ -1,4 +1,5 @@
 /** The hook definition a user registers: what to watch and where to send it. */
+import type { StacksPredicate } from '../chainhook-v1/predicate.js';
 
 export type Network = 'mainnet' | 'testnet';
 
@@ -124,6 +125,12 @@ export type HookDefinition = {
   filters: { events: EventFilter[] };
   options?: HookOptions | null;
   action: HttpPostAction;
+  /**
+   * Set only on a hook registered through the Chainhook 1.x API: the predicate as it was sent. Such a
+   * hook has no filters (the 2.0 matcher never picks it); its predicate's scope matches it, and its
+   * payloads take 1.x's shape. The 2.0 API's schemas never let a body set it.
+   */
+  chainhook_v1?: StacksPredicate;
 };
 
 /** A PATCH body: each top-level field sent replaces the stored one whole. */

@@ -1,0 +1,1 @@
+export { createPredicatesServer, type PredicatesListenerOptions } from './predicates-listener.js';

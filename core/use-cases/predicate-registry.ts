@@ -1,0 +1,135 @@
+import { inject, injectable } from 'inversify';
+import { parsePredicate } from '../chainhook-v1/parse-predicate.js';
+import type { NetworkPredicate, StacksPredicate } from '../chainhook-v1/predicate.js';
+import { toPredicateRecord, type PredicateRecord } from '../chainhook-v1/predicate-record.js';
+import type { HookDefinition } from '../hooks/definition.js';
+import { StackhooksError } from '../hooks/errors.js';
+import { createHook } from '../hooks/lifecycle.js';
+import type { StoredHook } from '../hooks/record.js';
+import { CLOCK, type Clock } from '../ports/clock.js';
+import { DELIVERY_QUEUE, type DeliveryQueue } from '../ports/delivery-queue.js';
+import { HOOK_REPOSITORY, type HookRepository } from '../ports/hook-repository.js';
+import { TARGET_GUARD, type TargetGuard } from '../ports/target-guard.js';
+import { SERVICE_SETTINGS, type ServiceSettings } from '../settings.js';
+import type { HookChangeListener } from './hook-registry.js';
+
+// 1.x listed every predicate; an owner holds at most this many hooks anyway.
+const LISTING_LIMIT = 100_000;
+
+/**
+ * Chainhook 1.x's predicates API over the hook store: a 1.x predicate is kept as a hook of one
+ * owner, with no 2.0 filters and the predicate beside them, so that it is stored, counted, delivered
+ * and interrupted like any hook, on either store.
+ */
+@injectable()
+export class PredicateRegistry {
+  private readonly listeners: HookChangeListener[] = [];
+  // Registrations run one at a time, so two requests for one uuid get a 200 and a 409, never a store error.
+  private registering: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    @inject(HOOK_REPOSITORY) private readonly hooks: HookRepository,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
+    @inject(DELIVERY_QUEUE) private readonly deliveries: DeliveryQueue,
+    @inject(TARGET_GUARD) private readonly targets: TargetGuard,
+  ) {}
+
+  /** Be told of every predicate registered or deleted here. */
+  onChange(listener: HookChangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * Register a predicate for `owner`, enabled at once as in 1.x; its network's part is the one this
+   * service follows. A `validation` error carries 1.x's reason; `conflict` when the uuid is in use.
+   */
+  async register(owner: string, body: unknown): Promise<string> {
+    const read = parsePredicate(body);
+    if (!read.ok) throw new StackhooksError('validation', read.problems.join('; '));
+    const predicate = read.predicate;
+    const part = predicate.networks[this.settings.network];
+    if (!part)
+      throw new StackhooksError(
+        'validation',
+        `networks.${this.settings.network} is missing: this service follows ${this.settings.network}`,
+      );
+    if ('file_append' in part.then_that)
+      throw new StackhooksError(
+        'validation',
+        `networks.${this.settings.network}.then_that.file_append is not served: use http_post`,
+      );
+    const refusal = await this.targets.refusal(part.then_that.http_post.url);
+    if (refusal)
+      throw new StackhooksError(
+        'validation',
+        `networks.${this.settings.network}.then_that.http_post.url ${refusal}`,
+      );
+    const run = this.registering.then(() => this.insert(owner, predicate, part));
+    this.registering = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Every predicate of `owner`, oldest first. */
+  async list(owner: string): Promise<PredicateRecord[]> {
+    const [page, progress] = await Promise.all([
+      this.hooks.list(owner, 0, LISTING_LIMIT),
+      this.hooks.liveProgress(),
+    ]);
+    return page.results
+      .filter((hook) => hook.definition.chainhook_v1)
+      .map((hook) => toPredicateRecord(hook, progress.last_height));
+  }
+
+  /** One predicate of `owner`, or undefined. */
+  async get(owner: string, uuid: string): Promise<PredicateRecord | undefined> {
+    const [hook, progress] = await Promise.all([this.hooks.get(owner, uuid), this.hooks.liveProgress()]);
+    return hook?.definition.chainhook_v1 ? toPredicateRecord(hook, progress.last_height) : undefined;
+  }
+
+  /** Remove a predicate of `owner` and what waits to be delivered for it; false when there is none. */
+  async delete(owner: string, uuid: string): Promise<boolean> {
+    const hook = await this.hooks.get(owner, uuid);
+    if (!hook?.definition.chainhook_v1 || !(await this.hooks.delete(owner, uuid))) return false;
+    this.notify(uuid, undefined);
+    await this.deliveries.dropHook(uuid);
+    return true;
+  }
+
+  private async insert(owner: string, predicate: StacksPredicate, part: NetworkPredicate): Promise<string> {
+    if (await this.hooks.getByUuid(predicate.uuid))
+      throw new StackhooksError('conflict', 'Predicate uuid already in use');
+    const hook = createHook(owner, predicate.uuid, this.definitionOf(predicate, part), this.clock.now());
+    if (!(await this.hooks.insert(hook, this.settings.maxHooksPerOwner))) {
+      throw new StackhooksError(
+        'limit_exceeded',
+        `the predicates' owner already has the maximum of ${this.settings.maxHooksPerOwner} hooks`,
+      );
+    }
+    this.notify(hook.uuid, hook);
+    return hook.uuid;
+  }
+
+  private definitionOf(predicate: StacksPredicate, part: NetworkPredicate): HookDefinition {
+    const url = 'http_post' in part.then_that ? part.then_that.http_post.url : '';
+    return {
+      name: predicate.name.slice(0, 255),
+      version: '1',
+      chain: 'stacks',
+      network: this.settings.network,
+      filters: { events: [] },
+      options: {
+        enable_on_registration: true,
+        ...(part.expire_after_occurrence !== undefined && {
+          expire_after_occurrences: part.expire_after_occurrence,
+        }),
+      },
+      action: { type: 'http_post', url },
+      chainhook_v1: predicate,
+    };
+  }
+
+  private notify(uuid: string, hook: StoredHook | undefined): void {
+    for (const listener of this.listeners) listener.hookChanged(uuid, hook);
+  }
+}
