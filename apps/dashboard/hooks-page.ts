@@ -164,7 +164,11 @@ export function hooksView(context: ViewContext): View {
     position.textContent = `Page ${Math.floor(page.offset / PAGE_SIZE) + 1} of ${Math.max(1, Math.ceil(page.total / PAGE_SIZE))}`;
     previous.disabled = page.offset === 0;
     next.disabled = last >= page.total;
+    // A row's button keeps the focus through the redraw its own action causes.
+    const focusKey =
+      document.activeElement instanceof HTMLElement ? document.activeElement.dataset.focusKey : undefined;
     body.replaceChildren(...page.results.map(row));
+    if (focusKey) body.querySelector<HTMLElement>(`[data-focus-key="${focusKey}"]`)?.focus();
     selectPage.checked = page.results.length > 0 && page.results.every((hook) => selected.has(hook.uuid));
     selectedCount.textContent = selected.size === 0 ? 'No hook selected' : `${selected.size} selected`;
     enableSelected.disabled = disableSelected.disabled = selected.size === 0;
@@ -174,6 +178,7 @@ export function hooksView(context: ViewContext): View {
     const { status: s, definition } = hook;
     const pick = el('input', {
       type: 'checkbox',
+      'data-focus-key': `pick-${hook.uuid}`,
       'aria-label': `Select ${definition.name}`,
       checked: selected.has(hook.uuid),
     });
@@ -187,6 +192,7 @@ export function hooksView(context: ViewContext): View {
       {
         type: 'button',
         class: 'secondary',
+        'data-focus-key': `toggle-${hook.uuid}`,
         'aria-label': `${s.enabled ? 'Disable' : 'Enable'} ${definition.name}`,
       },
       s.enabled ? 'Disable' : 'Enable',

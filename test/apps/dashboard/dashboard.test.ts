@@ -149,6 +149,52 @@ if (!chromiumInstalled()) {
       await page.getByText('Hooks 1 to 3 of 3').waitFor(WAIT);
     });
 
+    it('pages through many hooks, 20 at a time', async () => {
+      for (let i = 0; i < 42; i++) {
+        await t.server.stackhooks.registry.register('default', {
+          name: `bulk hook ${i}`,
+          version: '1',
+          chain: 'stacks',
+          network: 'mainnet',
+          filters: { events: [{ type: 'coinbase' }] },
+          action: { type: 'http_post', url: receiver.url('/bulk') },
+        });
+      }
+      await page.reload();
+      await page.getByText('Hooks 1 to 20 of 45').waitFor(WAIT);
+      await page.getByRole('button', { name: 'Next page' }).click();
+      await page.getByText('Hooks 21 to 40 of 45').waitFor(WAIT);
+      await page.getByText('Page 2 of 3').waitFor(WAIT);
+      await page.getByLabel('Search by name').fill('bulk hook 4');
+      await page.getByText('Hooks 1 to 3 of 3').waitFor(WAIT);
+      await page.getByLabel('Search by name').fill('');
+      await page.getByText('Hooks 1 to 20 of 45').waitFor(WAIT);
+    });
+
+    it('is usable by keyboard alone, the focus staying on the button pressed', async () => {
+      await page.getByLabel('Search by name').focus();
+      await page.keyboard.type('payments');
+      await page.getByText('Hooks 1 to 1 of 1').waitFor(WAIT);
+      const focusedName = () => page.evaluate('document.activeElement.getAttribute("aria-label")');
+      for (let i = 0; i < 20 && (await focusedName()) !== 'Disable payments watcher'; i++) {
+        await page.keyboard.press('Tab');
+      }
+      expect(await focusedName()).to.equal('Disable payments watcher');
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Enable payments watcher' }).waitFor(WAIT);
+      expect(await focusedName()).to.equal('Enable payments watcher');
+      expect(
+        (await callApi<Hook>(t, 'GET', `/me/${hooks['payments watcher'].uuid}`)).status.enabled,
+      ).to.equal(false);
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Disable payments watcher' }).waitFor(WAIT);
+      expect(
+        (await callApi<Hook>(t, 'GET', `/me/${hooks['payments watcher'].uuid}`)).status.enabled,
+      ).to.equal(true);
+      await page.getByLabel('Search by name').fill('');
+      await page.getByText('Hooks 1 to 20 of 45').waitFor(WAIT);
+    });
+
     it('opens a hook fed with fixture blocks and shows its deliveries with every attempt', async () => {
       await feedBlocks(t);
       await page.getByRole('link', { name: 'coinbase feed' }).click();
@@ -242,11 +288,15 @@ if (!chromiumInstalled()) {
       expect(await page.locator('[data-secret]').count()).to.equal(0);
     });
 
-    it('shows the hooks as cards at a phone width', async () => {
+    it('shows the hooks and a hook as cards at a phone width', async () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.getByRole('link', { name: 'Hooks' }).click();
       await page.getByRole('link', { name: 'coinbase feed, renamed' }).waitFor(WAIT);
       await screenshot(page, 'hooks-phone');
+      await expectAccessible();
+      await page.getByRole('link', { name: 'coinbase feed, renamed' }).click();
+      await page.locator('tr[data-delivery]').first().waitFor(WAIT);
+      await screenshot(page, 'hook-phone');
       await expectAccessible();
       await page.setViewportSize({ width: 1280, height: 800 });
     });
