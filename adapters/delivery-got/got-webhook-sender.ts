@@ -3,34 +3,11 @@ import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import got, { type Got, type PlainResponse, type Request } from 'got';
 import type { SendResult, WebhookRequest, WebhookSender } from '../../core/ports/webhook-sender.js';
-import { describeSendError } from './send-error.js';
-import { parseRetryAfter } from './retry-after.js';
-import {
-  addressRefusal,
-  guardedLookup,
-  literalAddress,
-  systemLookup,
-  type HostLookup,
-} from './target-resolution.js';
+import { DEFAULT_MAX_BODY_BYTES, attemptSend, type WebhookSenderOptions } from './send-attempt.js';
+import { guardedLookup, systemLookup } from './target-resolution.js';
 
 /** How the got sender connects and what it lets through. */
-export type GotWebhookSenderOptions = {
-  /** Let webhooks reach loopback, private, link-local and metadata addresses (development only). */
-  allowPrivateTargets: boolean;
-  /** Resolves host names; `dns.lookup` with every address unless a test injects one. */
-  lookup?: HostLookup;
-  /**
-   * Open connections per origin; more requests wait for a free one (default: no limit, so an
-   * attempt never waits: the dispatcher's lanes bound how many are in flight). A wait for a
-   * socket is not the receiver's time: the attempt's timeout starts once the request has one.
-   */
-  maxSocketsPerOrigin?: number;
-  /** The most of a response body read before the connection is dropped. */
-  maxBodyBytes?: number;
-};
-
-// Receivers answer with a status; their body is only read so the connection can be reused.
-const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+export type GotWebhookSenderOptions = WebhookSenderOptions;
 
 /** Sends webhook POSTs with got over keep-alive connections, refusing non-public targets. */
 export class GotWebhookSender implements WebhookSender {
@@ -56,42 +33,11 @@ export class GotWebhookSender implements WebhookSender {
   }
 
   /** POST the body with exactly the given headers; report the status or why none arrived. */
-  async send(request: WebhookRequest): Promise<SendResult> {
-    // The receiver's time starts when the request has a socket (see `exchange`).
-    const clock = { started: performance.now() };
-    const report = (outcome: Partial<SendResult>): SendResult => ({
-      status: null,
-      retryAfterSeconds: null,
-      error: null,
-      refusedTarget: false,
-      ...outcome,
-      latencyMs: Math.round(performance.now() - clock.started),
+  send(request: WebhookRequest): Promise<SendResult> {
+    return attemptSend(request, this.options.allowPrivateTargets, async (url, req, clock) => {
+      const response = await this.exchange(url, req, clock);
+      return { status: response.statusCode, retryAfter: response.headers['retry-after'] };
     });
-    // A URL that can never be sent to is reported like a refused target: retrying cannot help.
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      return report({ error: `invalid URL ${request.url}`, refusedTarget: true });
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      return report({ error: `unsupported scheme ${url.protocol} (use http or https)`, refusedTarget: true });
-    }
-    // Sockets skip the lookup for an IP literal, so the guard checks literals here.
-    const literal = literalAddress(url);
-    if (literal && !this.options.allowPrivateTargets) {
-      const refusal = addressRefusal(url.hostname, [literal]);
-      if (refusal) return report({ error: refusal, refusedTarget: true });
-    }
-    try {
-      const response = await this.exchange(url, request, clock);
-      return report({
-        status: response.statusCode,
-        retryAfterSeconds: parseRetryAfter(response.headers['retry-after']),
-      });
-    } catch (err) {
-      return report(describeSendError(err, url.hostname, request.timeoutMs));
-    }
   }
 
   /** Close the kept-alive connections (at shutdown). */

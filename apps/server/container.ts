@@ -34,7 +34,7 @@ import { SERVICE_CONDITIONS, ServiceConditions } from '../../core/health/service
 import { DiskSpaceWatch } from '../../core/health/disk-space.js';
 import { DeliveryLog } from '../../core/use-cases/delivery-log.js';
 import { DELIVERY_RANDOM, WebhookDispatcher } from '../../core/use-cases/webhook-dispatcher.js';
-import { createDnsTargetGuard, createGotWebhookSender } from '../../adapters/delivery-got/index.js';
+import { createDnsTargetGuard, createHttpWebhookSender } from '../../adapters/delivery-got/index.js';
 import { startDeliveryLoop, type DeliveryLoop } from './delivery-loop.js';
 import {
   DEFAULT_CIRCUIT_OPEN_MS,
@@ -302,7 +302,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   container
     .bind(WEBHOOK_SENDER)
     .toConstantValue(
-      given.sender ?? createGotWebhookSender({ allowPrivateTargets: delivery.allowPrivateTargets }),
+      given.sender ?? createHttpWebhookSender({ allowPrivateTargets: delivery.allowPrivateTargets }),
     );
   container
     .bind(TARGET_GUARD)

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { expect } from 'chai';
 import {
   createDnsTargetGuard,
-  createGotWebhookSender,
+  createHttpWebhookSender,
   type HostLookup,
 } from '../../../adapters/delivery-got/index.js';
 import { MemoryOutbox } from '../../../adapters/outbox/index.js';
@@ -82,7 +82,7 @@ describe('webhook target safety', function () {
             allowPrivateTargets: false,
             lookup: async () => [{ address: '93.184.216.34', family: 4 }],
           }),
-          sender: createGotWebhookSender({ allowPrivateTargets: false, lookup: rebinding }),
+          sender: createHttpWebhookSender({ allowPrivateTargets: false, lookup: rebinding }),
         },
       });
     });
