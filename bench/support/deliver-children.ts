@@ -12,8 +12,11 @@ const nodeScript = fileURLToPath(new URL('./deliver-node.ts', import.meta.url));
 export type Receiver = {
   /** `http://127.0.0.1:<port>` */
   origin: string;
-  /** Forget every arrival; with `record`, note path, height and time of each from now on. */
-  reset(record?: boolean): Promise<void>;
+  /**
+   * Forget every arrival; with `record`, note path, height and time of each from now on; with
+   * `answerAfterMs`, answer each request that long after its body arrived.
+   */
+  reset(record?: boolean, answerAfterMs?: number): Promise<void>;
   /** Resolves with the arrival time (`monotonicMs`) of the `count`-th request since the reset. */
   until(count: number, timeoutMs: number): Promise<Reached>;
   /** Requests and body bytes since the reset. */
@@ -29,7 +32,7 @@ export async function startReceiver(cwd: string): Promise<Receiver> {
   const child = await startBenchChild<ReceiverReady>(receiverScript, cwd);
   return {
     origin: `http://127.0.0.1:${child.ready.port}`,
-    reset: (record = false) => child.request({ kind: 'reset', record }),
+    reset: (record = false, answerAfterMs = 0) => child.request({ kind: 'reset', record, answerAfterMs }),
     until: (count, timeoutMs) => child.request({ kind: 'until', count, timeoutMs }),
     stats: () => child.request({ kind: 'stats' }),
     records: () => child.request({ kind: 'records' }),

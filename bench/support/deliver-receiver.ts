@@ -1,6 +1,6 @@
 // The delivery bench's webhook receiver, run as its own process (bench/deliver.ts starts it): plain
 // node:http on 127.0.0.1, keep-alive, a 200 with an empty body as soon as a request's body has
-// arrived. It counts arrivals and bytes; in recording mode it also notes, for each request, its
+// arrived (or a set time after, to stand for a receiver that does its own work first). It counts arrivals and bytes; in recording mode it also notes, for each request, its
 // path, the block height its body applies and its arrival time (`monotonicMs`).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +21,8 @@ type Waiter = { count: number; resolve: (reached: Reached) => void };
 let arrivals = 0;
 let bytes = 0;
 let recording = false;
+/** How long the receiver waits before it answers each request (a receiver doing its own work). */
+let answerAfterMs = 0;
 let records: Arrival[] = [];
 let lastBody: Buffer | undefined;
 let waiters: Waiter[] = [];
@@ -38,8 +40,15 @@ const server = createServer((req, res) => {
     lastBody = body;
     times.push(at);
     if (recording) records.push({ path: req.url ?? '/', height: heightOf(body), at });
-    res.writeHead(200, { 'content-length': '0' });
-    res.end();
+    if (answerAfterMs > 0) {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-length': '0' });
+        res.end();
+      }, answerAfterMs);
+    } else {
+      res.writeHead(200, { 'content-length': '0' });
+      res.end();
+    }
     if (waiters.length === 0) return;
     const done = waiters.filter((w) => arrivals >= w.count);
     waiters = waiters.filter((w) => arrivals < w.count);
@@ -62,6 +71,7 @@ function handle(request: ChildRequest): unknown {
       lastBody = undefined;
       times = [];
       recording = request.record === true;
+      answerAfterMs = Number(request.answerAfterMs ?? 0);
       return null;
     case 'until':
       return until(request.count as number, request.timeoutMs as number);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import got from 'got';
-import { createGotWebhookSender } from '../../adapters/delivery-got/index.js';
+import { createHttpWebhookSender } from '../../adapters/delivery-got/index.js';
 import { MemoryOutbox } from '../../adapters/outbox/index.js';
 import { createStackhooks } from '../../apps/server/container.js';
 import { DELIVERY_QUEUE, type DeliveryQueue } from '../../core/ports/delivery-queue.js';
@@ -53,8 +53,8 @@ export type DrainRun = LoopRun & {
   errors: string[];
 };
 
-/** Where a drain sends: the real got sender to the receiver, or a stub answering 200 at once. */
-export type DrainVariant = { sender: 'got' | 'stub'; outbox: 'fs' | 'memory' };
+/** Where a drain sends: the service's own sender to the receiver, or a stub answering 200 at once. */
+export type DrainVariant = { sender: 'real' | 'stub'; outbox: 'fs' | 'memory' };
 
 /** A body and headers like those stackhooks sends for one of the bench's blocks. */
 export type SampleRequest = { body: string; headers: Record<string, string>; parsed: unknown };
@@ -99,18 +99,21 @@ export async function samplePayload(block: NodeBlock, url: string): Promise<Samp
 export async function drainStackhooks(options: {
   blocks: NodeBlock[];
   hooks: number;
-  concurrency: number;
+  /** Normal-lane slots; the service's default when undefined. */
+  concurrency: number | undefined;
   receiver: Receiver;
   variant: DrainVariant;
+  /** How long the receiver takes to answer each request (default 0). */
+  answerAfterMs?: number;
 }): Promise<DrainRun> {
-  const { blocks, hooks, concurrency, receiver, variant } = options;
+  const { blocks, hooks, concurrency, receiver, variant, answerAfterMs = 0 } = options;
   const expected = hooks * blocks.length;
   const dataDir = await mkdtemp(join(tmpdir(), 'stackhooks-bench-deliver-'));
   const errors: string[] = [];
   const stub = variant.sender === 'stub' ? new StubSender() : undefined;
   const stackhooks = await createStackhooks({
     dataDir,
-    delivery: { allowPrivateTargets: true, concurrency },
+    delivery: { allowPrivateTargets: true, ...(concurrency !== undefined && { concurrency }) },
     adapters: {
       logger: quietLogger(errors),
       ...(stub ? { sender: stub } : {}),
@@ -131,7 +134,7 @@ export async function drainStackhooks(options: {
     // Let the archive's checkpoint (1 s after its first unsynced change) happen before the clock starts.
     await sleep(1_500);
 
-    await receiver.reset();
+    await receiver.reset(false, answerAfterMs);
     const reached = stub ? stub.until(expected) : receiver.until(expected, DRAIN_TIMEOUT_MS);
     resetFsyncCount();
     const cpu = ownCpuSeconds();
@@ -166,21 +169,27 @@ export async function drainStackhooks(options: {
   }
 }
 
+/** How a POST loop sends: plain `node:http`, plain got, or stackhooks' got sender alone. */
+export type LoopKind = 'http' | 'bare' | 'sender';
+
 /**
- * POST the sample `total` times to the receiver with `concurrency` in flight: with plain got and a
- * keep-alive agent (`bare`), or through stackhooks' got sender alone (`sender`: its guard, stream
- * and body cap, no outbox or dispatcher).
+ * POST the sample `total` times to the receiver with `concurrency` in flight: with plain
+ * `node:http.request` and a keep-alive agent (`http`), with plain got and the same agent (`bare`),
+ * or through stackhooks' sender alone (`sender`, the `node:http` one the service uses: its guard,
+ * timeout and body cap, no outbox or dispatcher).
  */
 export async function postLoop(options: {
-  kind: 'bare' | 'sender';
+  kind: LoopKind;
   sample: SampleRequest;
   total: number;
   concurrency: number;
   receiver: Receiver;
+  /** How long the receiver takes to answer each request (default 0). */
+  answerAfterMs?: number;
 }): Promise<LoopRun> {
-  const { kind, sample, total, concurrency, receiver } = options;
+  const { kind, sample, total, concurrency, receiver, answerAfterMs = 0 } = options;
   const url = `${receiver.origin}/hook/bare`;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(64, concurrency) });
   const client = got.extend({
     agent: { http: agent },
     retry: { limit: 0 },
@@ -188,13 +197,16 @@ export async function postLoop(options: {
     followRedirect: false,
     decompress: false,
   });
-  const sender = createGotWebhookSender({ allowPrivateTargets: true });
+  const sender = createHttpWebhookSender({ allowPrivateTargets: true });
   const post =
-    kind === 'bare'
-      ? async () => (await client.post(url, { headers: sample.headers, body: sample.body })).statusCode
-      : async () =>
-          (await sender.send({ url, headers: sample.headers, body: sample.body, timeoutMs: 10_000 })).status;
-  await receiver.reset();
+    kind === 'http'
+      ? () => httpPost(agent, url, sample)
+      : kind === 'bare'
+        ? async () => (await client.post(url, { headers: sample.headers, body: sample.body })).statusCode
+        : async () =>
+            (await sender.send({ url, headers: sample.headers, body: sample.body, timeoutMs: 10_000 }))
+              .status;
+  await receiver.reset(false, answerAfterMs);
   const reached = receiver.until(total, DRAIN_TIMEOUT_MS);
   const cpu = ownCpuSeconds();
   const receiverCpu = await receiver.cpuSeconds();
@@ -223,6 +235,20 @@ export async function postLoop(options: {
     agent.destroy();
     sender.close();
   }
+}
+
+/** One POST with `node:http` alone: the floor under any HTTP client; resolves with the status. */
+function httpPost(agent: http.Agent, url: string, sample: SampleRequest): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const headers = { ...sample.headers, 'content-length': String(Buffer.byteLength(sample.body)) };
+    const req = http.request(url, { method: 'POST', agent, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(sample.body);
+  });
 }
 
 /** Milliseconds to JSON.stringify `body` `count` times (what the dispatcher does once per attempt). */

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
 import { newDeliveryCounters, type DeliveryCounters } from '../delivery/delivery-counters.js';
-import { DeliveryLanes } from '../delivery/delivery-lanes.js';
+import { DeliveryLanes, type Lane } from '../delivery/delivery-lanes.js';
 import { OriginCircuits } from '../delivery/origin-circuits.js';
 import { receiverStanding, type ReceiverStanding } from '../delivery/receiver-standing.js';
 import type { StoredHook } from '../hooks/record.js';
@@ -31,6 +31,18 @@ export const DELIVERY_RANDOM = Symbol.for('stackhooks.DeliveryRandom');
 const CIRCUIT_OPEN_AFTER = 3;
 /** The longest an origin's circuit stays open. */
 const CIRCUIT_MAX_OPEN_MS = 10 * 60_000;
+/**
+ * Hooks taken from the queue and not yet settled, at most, as a multiple of the lanes' slots. An
+ * attempt gives its slot back when the receiver has answered, and its hook settles once the
+ * outcome is durable; the slots go on sending meanwhile, so a slow write (an fsync, a database
+ * round trip) costs no throughput, while this bounds the payloads held in memory for it.
+ */
+const UNSETTLED_PER_SLOT = 2;
+/**
+ * Free normal slots that start a round early, as a share of them: each round asks the queue once
+ * (which walks past the busy hooks' heads), so slots freed one by one are gathered a few at a time.
+ */
+const REFILL_SHARE = 1 / 8;
 
 /**
  * Sends queued payloads: one at a time per hook, in queue order. Attempts run in two lanes of
@@ -54,6 +66,10 @@ export class WebhookDispatcher {
   /** Taken payloads of normal hooks waiting for a normal slot (they free within `slowAfterMs`). */
   private waiting: Taken[] = [];
   private readonly lanes: DeliveryLanes;
+  /** The most hooks taken and not yet settled (attempting, waiting for a slot, or recording). */
+  private readonly maxUnsettled: number;
+  /** Free normal slots at which an answered attempt starts a round before its outcome is recorded. */
+  private readonly refillAt: number;
   private readonly recorder: AttemptRecorder;
   private readonly circuits: OriginCircuits;
   private readonly listeners: HookChangeListener[] = [];
@@ -80,6 +96,8 @@ export class WebhookDispatcher {
       slowSlots: settings.slowConcurrency,
       slowAfterMs: settings.slowAfterMs,
     });
+    this.maxUnsettled = UNSETTLED_PER_SLOT * (settings.concurrency + settings.slowConcurrency);
+    this.refillAt = Math.max(1, Math.ceil(settings.concurrency * REFILL_SHARE));
     this.circuits = new OriginCircuits({
       openAfterFailures: CIRCUIT_OPEN_AFTER,
       openMs: settings.circuitOpenMs,
@@ -210,7 +228,10 @@ export class WebhookDispatcher {
     for (;;) {
       this.startWaiting();
       const free = this.lanes.free();
-      const room = free.normal + free.slow - this.waiting.length;
+      const room = Math.min(
+        free.normal + free.slow - this.waiting.length,
+        this.maxUnsettled - this.inFlight.size,
+      );
       if (room <= 0 || this.stopped) return;
       const due = await this.queue.due(this.clock.now(), room, new Set(this.inFlight.keys()));
       if (due.length === 0) return;
@@ -254,7 +275,7 @@ export class WebhookDispatcher {
       .then(
         (read) =>
           this.attempts
-            .run(taken.delivery, read, (ms) => this.lanes.finish(hook, ms) ?? 'normal')
+            .run(taken.delivery, read, (ms) => this.slotFreed(hook, ms))
             .catch((err: unknown) => {
               this.lanes.finish(hook);
               this.logger.error('delivery attempt failed to record', { id: payload.id, error: String(err) });
@@ -270,6 +291,15 @@ export class WebhookDispatcher {
       )
       .finally(() => this.settled(hook));
     this.inFlight.set(hook, work);
+  }
+
+  // The receiver answered (or nothing was sent): freed slots take other hooks' payloads without
+  // waiting for this outcome to be recorded, while this hook stays busy until it is (so its next
+  // payload waits for it). Every recorded outcome starts a round too, so none is missed.
+  private slotFreed(hook: string, receiverMs?: number): Lane {
+    const lane = this.lanes.finish(hook, receiverMs) ?? 'normal';
+    if (lane === 'slow' || this.lanes.free().normal >= this.refillAt) void this.pump();
+    return lane;
   }
 
   // Back to the queue unsent: due again at `until`, with the reason in the delivery log.
