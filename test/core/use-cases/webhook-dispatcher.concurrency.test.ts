@@ -18,6 +18,7 @@ const SETTINGS: DeliverySettings = {
   timeoutMs: 10_000,
   retryScheduleMs: [0, 0, 0],
   retentionMs: 60_000,
+  deliveredBodyRetentionMs: 60_000,
   allowPrivateTargets: true,
   leaseMs: 60_000,
 };
