@@ -7,20 +7,36 @@ import {
   type DiskSpaceReport,
 } from '../../core/storage/write-failure.js';
 import { syncDir } from './sync-dir.js';
-import { applyEntry, encodeEntry, snapshotEntries, type JournalEntry } from './journal-entry.js';
+import { Compaction, type CompactionWaiter } from './journal-compaction.js';
+import { applyEntry, encodeEntry, type JournalEntry } from './journal-entry.js';
 import { frameRecord, readJournalFile } from './journal-file.js';
 import type { OutboxJournal } from './journaled-outbox.js';
 import type { OutboxState } from './outbox-state.js';
 import type { PayloadSegments } from './payload-segments.js';
+import { StateSnapshot } from './state-snapshot.js';
 
-type Waiter = { framed: Buffer[]; resolve: () => void; reject: (err: unknown) => void };
+/** A commit waiting to be written; `compact`: it also waits for a compaction. */
+type Waiter = CompactionWaiter & { framed: Buffer[]; compact: boolean };
 
-/** A compaction's snapshot, encoded at one instant, with the payload segments it names. */
-type Snapshot = { records: Buffer[]; segments: Set<number> };
+/**
+ * The compaction under way: `busy` while its snapshot is being written; `covered`, the owed
+ * records at its start that it holds (not to be written after it).
+ */
+type RunningCompaction = { job: Compaction; busy: boolean; covered: number };
+
+/** How a journal compacts, and what it works with. */
+export type FileJournalOptions = {
+  /** Compact once the journal is past this size and has doubled since it was last written whole. */
+  compactAtBytes: number;
+  /** The payload records the journal names (deleted as compactions let go of them). */
+  payloads?: PayloadSegments;
+  /** Told of a full disk and of the next write that succeeds. */
+  space?: DiskSpaceReport;
+  /** A snapshot is encoded and written in slices about this big (default `SNAPSHOT_SLICE_BYTES`). */
+  sliceBytes?: number;
+};
 
 const JOURNAL_NAME = /^journal-(\d{12})\.log$/;
-/** Snapshot writes go out in slices this big instead of one buffer the size of the state. */
-const WRITE_SLICE_BYTES = 8 * 1024 * 1024;
 
 const STORE = 'outbox';
 
@@ -33,7 +49,8 @@ const journalName = (generation: number): string => `journal-${String(generation
  * and fsynced first (`PayloadSegments`), so the journal never points at bytes a crash could lose.
  * Compaction writes the live state as the next generation and renames it into place, so the newest
  * generation is always complete, then deletes the payload segments that no longer hold a record
- * the snapshot names. A write or fsync that fails (a full disk) rejects its commits with
+ * the snapshot names. It takes a snapshot at one instant (a copy of references) and writes it a
+ * slice at a time while commits go on (`Compaction`), so it never holds the event loop for long. A write or fsync that fails (a full disk) rejects its commits with
  * `storeUnavailable` and cuts the journal back to its last good record; the memory already holds
  * those changes, so their records are owed and go out first with the next commit that succeeds (a
  * refused change may still take effect: deliveries are at-least-once). Anything else that fails
@@ -51,6 +68,11 @@ export class FileJournal implements OutboxJournal {
   private torn = false;
   /** The last compaction could not be written: the next waits for the journal to double. */
   private compactFailed = false;
+  private compaction: RunningCompaction | undefined;
+  private readonly compactAtBytes: number;
+  private readonly payloads: PayloadSegments | undefined;
+  private readonly space: DiskSpaceReport | undefined;
+  private readonly sliceBytes: number | undefined;
 
   private constructor(
     private readonly dir: string,
@@ -60,23 +82,20 @@ export class FileJournal implements OutboxJournal {
     private size: number,
     /** The journal's size right after the last compaction. */
     private compactedSize: number,
-    private readonly compactAtBytes: number,
-    private readonly payloads: PayloadSegments | undefined,
-    private readonly space: DiskSpaceReport | undefined,
-  ) {}
+    options: FileJournalOptions,
+  ) {
+    this.compactAtBytes = options.compactAtBytes;
+    this.payloads = options.payloads;
+    this.space = options.space;
+    this.sliceBytes = options.sliceBytes;
+  }
 
   /**
    * Open (or create) the journal in `dir`, replaying the newest generation into `state` and cutting
    * off a torn tail. A journal written before payload segments is compacted at once, which moves
    * its bodies out of it.
    */
-  static async open(
-    dir: string,
-    state: OutboxState,
-    compactAtBytes: number,
-    payloads?: PayloadSegments,
-    space?: DiskSpaceReport,
-  ): Promise<FileJournal> {
+  static async open(dir: string, state: OutboxState, options: FileJournalOptions): Promise<FileJournal> {
     await mkdir(dir, { recursive: true });
     const names = await readdir(dir);
     // A crash during compaction can leave a half-written snapshot, or an older generation not yet deleted.
@@ -105,17 +124,7 @@ export class FileJournal implements OutboxJournal {
     }
     // How much of a replayed journal is superseded is unknown: it is compacted once past
     // `compactAtBytes`, or as soon as payload segments can go.
-    const journal = new FileJournal(
-      dir,
-      state,
-      handle,
-      generation,
-      intact,
-      0,
-      compactAtBytes,
-      payloads,
-      space,
-    );
+    const journal = new FileJournal(dir, state, handle, generation, intact, 0, options);
     if (legacy) await journal.commit([], true);
     return journal;
   }
@@ -124,7 +133,11 @@ export class FileJournal implements OutboxJournal {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    while (this.flushing) await this.flushing;
+    // A compaction under way is finished, not abandoned: its snapshot is most of the work.
+    while (this.flushing || this.compaction) {
+      await this.compaction?.job.written;
+      await this.flushing;
+    }
     await this.handle.close();
     await this.payloads?.close();
   }
@@ -142,30 +155,34 @@ export class FileJournal implements OutboxJournal {
    */
   commit(entries: JournalEntry[], compact = false): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ framed: entries.map((e) => frameRecord(encodeEntry(e))), resolve, reject });
+      const framed = entries.map((e) => frameRecord(encodeEntry(e)));
+      this.waiting.push({ framed, resolve, reject, compact });
       if (compact) this.compactWanted = true;
       this.flushing ??= this.flush();
     });
   }
 
   private async flush(): Promise<void> {
-    while (this.waiting.length > 0) {
+    for (;;) {
+      // A snapshot written meanwhile goes into place between two batches, never during one.
+      if (this.compaction && !this.compaction.busy) await this.finishCompaction(this.compaction);
+      if (this.waiting.length === 0) break;
       const batch = this.waiting;
       this.waiting = [];
       try {
         if (this.failure) throw this.failure;
         for (const waiter of batch) for (const record of waiter.framed) this.owed.push(record);
-        // Compaction snapshots the memory state, which already holds every change in this batch,
-        // and nothing after it: the snapshot is taken before anything else can run.
-        const compact = this.compactWanted || this.compactionPays();
-        this.compactWanted = false;
-        const snapshot = compact ? this.snapshot() : undefined;
-        // The payload records the batch (or the snapshot) names reach the disk first.
+        // The memory state holds every change in this batch and nothing after it, so this is the
+        // instant a snapshot shows; later batches are its tail.
+        if (!this.compaction && (this.compactWanted || this.compactionPays())) this.startCompaction();
+        // The payload records the batch names reach the disk first.
         await this.payloads?.flush();
-        if (!snapshot || !(await this.compact(snapshot))) await this.appendOwed();
-        this.owed = [];
+        await this.appendOwed();
         this.space?.wrote(STORE);
-        for (const waiter of batch) waiter.resolve();
+        for (const waiter of batch) {
+          if (waiter.compact && this.compaction) this.compaction.job.waiters.push(waiter);
+          else waiter.resolve();
+        }
       } catch (err) {
         // A write the disk refused leaves the journal as it was and its records owed; anything
         // else leaves the files in a state only a reopen sorts out.
@@ -183,20 +200,28 @@ export class FileJournal implements OutboxJournal {
     const bytes = Buffer.concat(this.owed);
     if (this.torn) await this.handle.truncate(this.size);
     this.torn = false;
-    if (bytes.length === 0) return;
-    try {
-      this.torn = true;
-      await writeAll(this.handle, bytes, null);
-      await this.handle.datasync();
-      this.torn = false;
-    } catch (err) {
-      await this.handle.truncate(this.size).then(
-        () => (this.torn = false),
-        () => undefined,
-      );
-      throw err;
+    if (bytes.length > 0) {
+      try {
+        this.torn = true;
+        await writeAll(this.handle, bytes, null);
+        await this.handle.datasync();
+        this.torn = false;
+      } catch (err) {
+        await this.handle.truncate(this.size).then(
+          () => (this.torn = false),
+          () => undefined,
+        );
+        throw err;
+      }
+      this.size += bytes.length;
     }
-    this.size += bytes.length;
+    // Records a snapshot under way does not hold belong to its tail.
+    const running = this.compaction;
+    if (running) {
+      for (const record of this.owed.slice(running.covered)) running.job.tail.push(record);
+      running.covered = 0;
+    }
+    this.owed = [];
   }
 
   /**
@@ -214,73 +239,81 @@ export class FileJournal implements OutboxJournal {
     return reclaimable > 0 && reclaimable >= this.size;
   }
 
-  /** The live state as journal records, and the payload segments it names; synchronous. */
-  private snapshot(): Snapshot {
+  /**
+   * Take a snapshot of the state now (a copy of references: cheap, synchronous) and start writing
+   * it as the next generation, a slice at a time, while commits go on being appended here.
+   */
+  private startCompaction(): void {
+    this.compactWanted = false;
     this.state.dropDeliveredBodies();
-    const records = [...snapshotEntries(this.state)].map((e) => frameRecord(encodeEntry(e)));
-    return { records, segments: new Set(this.payloads?.references().keys()) };
+    const snapshot = StateSnapshot.take(this.state);
+    const target = join(this.dir, journalName(this.generation + 1));
+    const running: RunningCompaction = {
+      busy: true,
+      covered: this.owed.length,
+      job: new Compaction(
+        `${target}.tmp`,
+        snapshot,
+        this.sliceBytes,
+        new Set(this.payloads?.references().keys()),
+        this.payloads?.activeSegment ?? 0,
+        () => {
+          running.busy = false;
+          this.flushing ??= this.flush();
+        },
+      ),
+    };
+    this.compaction = running;
   }
 
   /**
-   * Write a snapshot as the next generation: to a temporary file, fsync, rename, fsync the folder,
-   * then delete the old generation and the payload segments nothing in the snapshot names. The
-   * snapshot was encoded before the first await, so no change can slip between the state it shows
-   * and the journal that follows it. False when it could not be written (say, the disk is full):
-   * the old journal is still whole, so the batch is appended to it instead, and the next try waits
-   * until the journal has doubled.
+   * Put a written snapshot into place: append its tail, fsync, rename, fsync the folder, then
+   * delete the old generation and the payload segments neither the snapshot nor anything after it
+   * names. When the snapshot could not be written (say, the disk is full) the old journal is still
+   * whole and goes on; the next try waits until it has doubled.
    */
-  private async compact({ records, segments }: Snapshot): Promise<boolean> {
-    const generation = this.generation + 1;
-    const target = join(this.dir, journalName(generation));
-    let written: number;
-    try {
-      written = await writeSnapshot(`${target}.tmp`, records);
-    } catch (err) {
-      await unlink(`${target}.tmp`).catch(() => undefined);
-      process.emitWarning(`outbox compaction failed, the journal keeps growing: ${String(err)}`);
+  private async finishCompaction(running: RunningCompaction): Promise<void> {
+    this.compaction = undefined;
+    const { job } = running;
+    // Owed records the snapshot holds are not to be written after it.
+    this.owed = this.owed.slice(running.covered);
+    let written: number | undefined;
+    if (job.ready && this.failure === undefined) {
+      try {
+        // Every payload record the snapshot or its tail names is on disk before they are.
+        await this.payloads?.flush();
+        written = await job.seal();
+      } catch (err) {
+        job.failure = err;
+      }
+    }
+    if (written === undefined) {
+      await job.discard();
+      process.emitWarning(`outbox compaction failed, the journal keeps growing: ${String(job.failure)}`);
       this.compactedSize = this.size;
       this.compactFailed = true;
-      return false;
+      for (const waiter of job.waiters) waiter.resolve();
+      return;
     }
     try {
-      await rename(`${target}.tmp`, target);
+      const target = join(this.dir, journalName(this.generation + 1));
+      await rename(job.path, target);
       await syncDir(this.dir);
       const handle = await open(target, 'a');
       await this.handle.close();
       this.handle = handle;
       await unlink(join(this.dir, journalName(this.generation)));
-      this.generation = generation;
+      this.generation++;
       this.size = this.compactedSize = written;
-      this.compactFailed = false;
       this.torn = false;
-      await this.payloads?.deleteUnreferenced(segments);
+      this.compactFailed = false;
+      await this.payloads?.deleteUnreferenced(job.segments, job.firstNewSegment);
     } catch (err) {
       // Which generation a reopen replays is unknown to this journal now: it takes no more changes.
       this.failure ??= err;
-      throw err;
+      for (const waiter of job.waiters) waiter.reject(err);
+      return;
     }
-    return true;
+    for (const waiter of job.waiters) waiter.resolve();
   }
-}
-
-// Write framed records to a new file in slices and fsync it; returns the bytes written.
-async function writeSnapshot(path: string, records: Buffer[]): Promise<number> {
-  const out = await open(path, 'w');
-  let written = 0;
-  try {
-    for (let i = 0; i < records.length;) {
-      const slice: Buffer[] = [];
-      let bytes = 0;
-      while (i < records.length && (slice.length === 0 || bytes < WRITE_SLICE_BYTES)) {
-        bytes += records[i].length;
-        slice.push(records[i++]);
-      }
-      await writeAll(out, Buffer.concat(slice, bytes), null);
-      written += bytes;
-    }
-    await out.sync();
-  } finally {
-    await out.close();
-  }
-  return written;
 }

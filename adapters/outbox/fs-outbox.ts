@@ -8,19 +8,21 @@ import { DEFAULT_BODY_CACHE_BYTES, SegmentPayloads } from './payload-store.js';
 
 /** Options of the file outbox. */
 export type FsOutboxOptions = OutboxOptions & {
-  /** Compact once the journal grows past this many bytes (default 256 MB; see `FileJournal`). */
+  /** Compact once the journal grows past this many bytes (default 64 MiB; see `FileJournal`). */
   compactAtBytes?: number;
   /** Pending payloads each hook keeps in memory (default 32); the rest of its queue waits on disk. */
   pendingInMemoryPerHook?: number;
   /** Bodies of recently queued payloads kept in memory, as JSON bytes (default 16 MiB). */
   bodyCacheBytes?: number;
+  /** A compaction encodes and writes its snapshot in slices about this big (default 1 MiB). */
+  snapshotSliceBytes?: number;
   /** Size at which a payload segment is closed and the next one started (default 64 MiB). */
   segmentBytes?: number;
   /** Told of a full disk and of the next write that succeeds. */
   space?: DiskSpaceReport;
 };
 
-const DEFAULT_COMPACT_AT_BYTES = 256 * 1024 * 1024;
+const DEFAULT_COMPACT_AT_BYTES = 64 * 1024 * 1024;
 /** Enough for a hook that keeps up to be sent from memory; past it, its queue waits on disk. */
 export const DEFAULT_PENDING_IN_MEMORY_PER_HOOK = 32;
 const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
@@ -52,7 +54,12 @@ export class FsOutbox extends JournaledOutbox {
     const window = options.pendingInMemoryPerHook ?? DEFAULT_PENDING_IN_MEMORY_PER_HOOK;
     const state = new OutboxState(payloads, window, options);
     const compactAt = options.compactAtBytes ?? DEFAULT_COMPACT_AT_BYTES;
-    const file = await FileJournal.open(dir, state, compactAt, segments, options.space);
+    const file = await FileJournal.open(dir, state, {
+      compactAtBytes: compactAt,
+      payloads: segments,
+      space: options.space,
+      sliceBytes: options.snapshotSliceBytes,
+    });
     return new FsOutbox(state, file, payloads);
   }
 

@@ -101,19 +101,7 @@ export function applyEntry(state: OutboxState, payload: Buffer): boolean {
   }
 }
 
-/**
- * The live state as journal entries: the clock, every entry in memory (with its locator), each
- * hook's pending order in memory, its cold runs, and its sent blocks. Records go first, so a
- * replay rebuilds the same log.
- */
-export function* snapshotEntries(state: OutboxState): Generator<JournalEntry> {
-  yield { t: 'clock', seen: state.clock };
-  for (const { loc, ...entry } of state.entriesInOrder()) {
-    yield { t: 'record', entry: { ...entry, ...(loc && { loc: locTuple(loc) }) } };
-  }
-  for (const [hook, ids, parked] of state.pendingQueues()) {
-    yield { t: 'queue', hook, ids, ...(parked.length > 0 && { parked }) };
-  }
-  for (const [hook, run] of state.coldRuns()) yield { t: 'cold', hook, run };
-  for (const [hook, blocks] of state.sentBlocks()) yield { t: 'sent', hook, blocks };
+/** An entry in memory as the snapshot record that restores it. */
+export function recordEntry({ loc, ...entry }: Readonly<OutboxEntry>): JournalEntry {
+  return { t: 'record', entry: { ...entry, ...(loc && { loc: locTuple(loc) }) } };
 }

@@ -56,6 +56,8 @@ export class OutboxState {
   private readonly deliveredBodies = new DeliveredBodies();
   private readonly keepDeliveredBodiesMs: number;
   private nextSeq = 0;
+  /** Told before an entry in memory changes (see `watchChanges`). */
+  private beforeChange: ((entry: Readonly<OutboxEntry>) => void) | undefined;
   /**
    * The latest time the outbox has been told of (creation, attempt, redelivery). The body grace
    * period runs on it instead of the wall clock, so a journal replay lets go of the same bodies.
@@ -136,6 +138,7 @@ export class OutboxState {
   recordAttempt(id: string, attempt: DeliveryAttempt | null, outcome: AttemptOutcome): boolean {
     const entry = this.entries.get(id);
     if (!entry) return false;
+    this.touch(entry);
     if (attempt) {
       entry.attempts.push({ ...attempt });
       this.see(attempt.at);
@@ -269,6 +272,7 @@ export class OutboxState {
   /** Let go of the bodies of payloads delivered longer than the grace period ago; returns how many. */
   dropDeliveredBodies(): number {
     return this.deliveredBodies.dropBefore(this.seen - this.keepDeliveredBodiesMs, (entry) => {
+      this.touch(entry);
       this.store.release(entry.loc!, entry.meta.id);
       entry.loc = undefined;
     });
@@ -315,6 +319,14 @@ export class OutboxState {
     let coldPayloads = 0;
     for (const hook of this.hooks.values()) for (const run of hook.cold) coldPayloads += run.length;
     return { entries: this.entries.size, coldPayloads };
+  }
+
+  /**
+   * Have `listener` told before any entry in memory changes (undefined: no one): a compaction
+   * encoding a snapshot while the outbox runs keeps the entries it has not encoded yet as they were.
+   */
+  watchChanges(listener: ((entry: Readonly<OutboxEntry>) => void) | undefined): void {
+    this.beforeChange = listener;
   }
 
   /** The outbox's notion of now. */
@@ -474,6 +486,7 @@ export class OutboxState {
     this.entries.delete(entry.meta.id);
     if (entry.loc) this.store.release(entry.loc, entry.meta.id);
     // Its body is let go with it, not again when its grace period ends.
+    this.touch(entry);
     entry.loc = undefined;
   }
 
@@ -493,6 +506,7 @@ export class OutboxState {
   }
 
   private setState(hook: HookLog, entry: OutboxEntry, state: DeliveryState, reason: string | null): void {
+    this.touch(entry);
     hook.counts[entry.state]--;
     hook.counts[state]++;
     entry.state = state;
@@ -506,6 +520,7 @@ export class OutboxState {
     const id = hook.pending.first();
     const head = id === undefined ? undefined : this.entries.get(id)!;
     if (!head || head.next_attempt_at === null || head.next_attempt_at <= now) return false;
+    this.touch(head);
     head.next_attempt_at = now;
     head.held_reason = null;
     this.headMoved(hook);
@@ -523,6 +538,12 @@ export class OutboxState {
     const id = hook.pending.first();
     const entry = id === undefined ? undefined : this.entries.get(id)!;
     return entry && { at: entry.next_attempt_at!, seq: entry.seq };
+  }
+
+  // Every change to an entry in memory comes through here first, so a compaction under way can
+  // keep the entry's record as it was when its snapshot was taken.
+  private touch(entry: OutboxEntry): void {
+    this.beforeChange?.(entry);
   }
 
   private see(at: number): void {

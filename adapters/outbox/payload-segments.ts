@@ -114,6 +114,11 @@ export class PayloadSegments {
     return bytes;
   }
 
+  /** The segment records are appended to now. */
+  get activeSegment(): number {
+    return this.active;
+  }
+
   /** Bytes of every segment file (the active one as placed so far). */
   get diskBytes(): number {
     let bytes = 0;
@@ -161,15 +166,16 @@ export class PayloadSegments {
   }
 
   /**
-   * Delete the segment files before the active one but those in `keep` (the segments a compaction
-   * snapshot names, as referenced when it was taken). Only right after that snapshot is durable:
-   * then the journal no longer names the others, and no replay will read them.
+   * Delete the segment files before `before` (and before the active one) but those in `keep` (the
+   * segments a compaction snapshot names, as referenced when it was taken). Only right after that
+   * snapshot is durable: then the journal no longer names the others, and no replay will read them.
    */
-  async deleteUnreferenced(keep: ReadonlySet<number>): Promise<number> {
+  async deleteUnreferenced(keep: ReadonlySet<number>, before = this.active): Promise<number> {
     let deleted = 0;
+    const end = Math.min(before, this.active);
     for (const name of await readdir(this.dir)) {
       const seg = Number(SEGMENT_NAME.exec(name)?.[1] ?? NaN);
-      if (!(seg < this.active) || keep.has(seg) || this.refs.has(seg) || this.writers.has(seg)) continue;
+      if (!(seg < end) || keep.has(seg) || this.refs.has(seg) || this.writers.has(seg)) continue;
       const fd = this.readers.get(seg);
       if (fd !== undefined) closeSync(fd);
       this.readers.delete(seg);

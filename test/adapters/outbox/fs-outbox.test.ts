@@ -176,12 +176,13 @@ describe('FsOutbox', () => {
     await outbox.recordAttempt(failed.id, attemptAt(T0 + 10), { state: 'failed', reason: 'no' });
     expect(await readdir(join(dir, 'payloads'))).to.deep.equal(['000001.seg', '000002.seg']);
     expect(await outbox.prune(T0 - 1)).to.equal(1);
+    // The compaction runs behind the commits; closing waits for it.
+    await outbox.close();
     const files = await journals(dir);
     expect(files).to.deep.equal(['journal-000000000002.log']);
     expect(await readFile(join(dir, files[0]), 'utf8')).to.not.include(old.id);
     // The first segment held only delivered bodies past their grace period; the second a failed one.
     expect(await readdir(join(dir, 'payloads'))).to.deep.equal(['000002.seg']);
-    await outbox.close();
 
     const again = await open({ keepDeliveredBodiesMs: 1000 });
     expect(await again.get('h1', done.id)).to.include({ state: 'delivered' });
@@ -191,6 +192,28 @@ describe('FsOutbox', () => {
     expect(await again.redeliver('h2', failed.id, T0 + 6000)).to.include({ state: 'pending' });
     const due = await again.due(T0 + 6000, 10, none);
     expect(due.find((d) => d.payload.id === failed.id)?.payload).to.deep.equal(failed);
+  });
+
+  it('keeps every change committed while a compaction writes its snapshot, replayed after it', async () => {
+    const hooks = ['h0', 'h1', 'h2', 'h3'];
+    // Tiny slices: the snapshot takes many writes, and the changes below land between them.
+    const options = { compactAtBytes: 16_000, snapshotSliceBytes: 64, pendingInMemoryPerHook: 8 };
+    const outbox = await open(options);
+    const payloads = Array.from({ length: 240 }, (_, i) => outgoing(hooks[i % 4], { created_at: T0 + i }));
+    for (let i = 0; i < payloads.length; i += 12) {
+      await Promise.all([
+        outbox.enqueue(payloads.slice(i, i + 12)),
+        deliverHeads(outbox, T0 + i),
+        outbox.prune(T0 + i - 60, T0 + i),
+      ]);
+    }
+    const before = await Promise.all(hooks.map((h) => outbox.list(h, { offset: 0, limit: 300 })));
+    await outbox.close();
+    expect((await journals(dir))[0]).to.not.equal('journal-000000000001.log');
+    const again = await open(options);
+    expect(await Promise.all(hooks.map((h) => again.list(h, { offset: 0, limit: 300 })))).to.deep.equal(
+      before,
+    );
   });
 
   it('does not rewrite a journal with nothing to prune at each prune', async () => {

@@ -1,0 +1,88 @@
+import { open, unlink, type FileHandle } from 'node:fs/promises';
+import { writeAll } from '../../core/storage/write-all.js';
+import type { StateSnapshot } from './state-snapshot.js';
+
+/** A commit that asked for a compaction: it resolves once that compaction is over. */
+export type CompactionWaiter = { resolve: () => void; reject: (err: unknown) => void };
+
+/**
+ * One compaction under way: a snapshot written, a slice at a time, to the next generation's
+ * temporary file while the journal keeps taking commits, and the records those commits appended
+ * since the snapshot was taken (the tail). Sealing appends the tail, so the file holds the state
+ * at the snapshot's instant and every change after it: the journal renames it into place between
+ * two commits. Until then the old generation is whole and still appended to, so a crash at any
+ * point replays one or the other.
+ */
+export class Compaction {
+  /** Framed records appended to the old generation since the snapshot was taken. */
+  readonly tail: Buffer[] = [];
+  /** Commits that asked for this compaction. */
+  readonly waiters: CompactionWaiter[] = [];
+  /** Settles (never rejects) once the snapshot is written, or failed to be. */
+  readonly written: Promise<void>;
+  /** Why the snapshot could not be written, if it could not. */
+  failure: unknown;
+  private out: FileHandle | undefined;
+  private bytes = 0;
+
+  constructor(
+    /** The temporary file it writes (renamed into place by the journal). */
+    readonly path: string,
+    snapshot: StateSnapshot,
+    /** Bytes of records encoded and written at a time. */
+    private readonly sliceBytes: number | undefined,
+    /** Payload segments the snapshot names (referenced when it was taken). */
+    readonly segments: ReadonlySet<number>,
+    /** Segments from this number on were started after the snapshot: the tail may name them. */
+    readonly firstNewSegment: number,
+    onWritten: () => void,
+  ) {
+    this.written = this.write(snapshot).finally(onWritten);
+  }
+
+  /** Whether the snapshot is written (and fsynced) and only the tail is left to add. */
+  get ready(): boolean {
+    return this.out !== undefined && this.failure === undefined;
+  }
+
+  /** Append the tail, fsync and close the file; returns its size. */
+  async seal(): Promise<number> {
+    const tail = Buffer.concat(this.tail);
+    const out = this.out!;
+    this.out = undefined;
+    try {
+      await writeAll(out, tail, null);
+      await out.sync();
+    } finally {
+      await out.close();
+    }
+    return this.bytes + tail.length;
+  }
+
+  /** Give up: close and delete the temporary file. */
+  async discard(): Promise<void> {
+    await this.out?.close().catch(() => undefined);
+    this.out = undefined;
+    await unlink(this.path).catch(() => undefined);
+  }
+
+  private async write(snapshot: StateSnapshot): Promise<void> {
+    let out: FileHandle | undefined;
+    try {
+      out = await open(this.path, 'w');
+      // Each slice is encoded, then written: the loop runs other work while the write is out.
+      for (const slice of snapshot.slices(this.sliceBytes)) {
+        await writeAll(out, slice, null);
+        this.bytes += slice.length;
+      }
+      snapshot.release();
+      await out.sync();
+      this.out = out;
+    } catch (err) {
+      snapshot.release();
+      this.failure = err;
+      await out?.close().catch(() => undefined);
+      await unlink(this.path).catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import type { ColdRunSnapshot } from './cold-run.js';
+import { encodeEntry, recordEntry, type JournalEntry } from './journal-entry.js';
+import { frameRecord } from './journal-file.js';
+import type { OutboxEntry } from './outbox-entry.js';
+import type { OutboxState } from './outbox-state.js';
+
+/** Records are encoded and handed out in slices about this big, so no slice holds the loop long. */
+export const SNAPSHOT_SLICE_BYTES = 1024 * 1024;
+
+/**
+ * The outbox state as it was at one instant, encoded to journal records a slice at a time while
+ * the outbox keeps running. Taking it costs a copy of references (the entries in memory) and of
+ * the small parts (each hook's pending ids in memory, its runs on disk as packed arrays, its sent
+ * blocks); an entry is encoded when its turn comes, or at once, as it was, when the outbox is
+ * about to change it first (`OutboxState.watchChanges`). So the records show the instant the
+ * snapshot was taken whatever ran between two slices, and memory holds one slice of records, not
+ * the whole state encoded.
+ */
+export class StateSnapshot {
+  /** Records of entries that changed after the instant, as they were at it. */
+  private readonly preserved = new Map<Readonly<OutboxEntry>, Buffer>();
+  private released = false;
+
+  private constructor(
+    private readonly state: OutboxState,
+    private readonly clock: number,
+    private readonly entries: Readonly<OutboxEntry>[],
+    private readonly queues: [string, string[], string[]][],
+    private readonly cold: [string, ColdRunSnapshot][],
+    private readonly sent: [string, [string, number[]][]][],
+  ) {}
+
+  /** Take the state as it is now; it is watched until `release`. */
+  static take(state: OutboxState): StateSnapshot {
+    const snapshot = new StateSnapshot(
+      state,
+      state.clock,
+      [...state.entriesInOrder()],
+      [...state.pendingQueues()],
+      [...state.coldRuns()],
+      [...state.sentBlocks()],
+    );
+    state.watchChanges((entry) => snapshot.preserve(entry));
+    return snapshot;
+  }
+
+  /**
+   * The snapshot's records, framed, in slices of about `sliceBytes`: the clock, every entry (so a
+   * replay rebuilds the same log), each hook's pending order, its runs on disk, its sent blocks.
+   */
+  *slices(sliceBytes = SNAPSHOT_SLICE_BYTES): Generator<Buffer> {
+    let slice: Buffer[] = [];
+    let bytes = 0;
+    const add = (record: Buffer): Buffer | undefined => {
+      slice.push(record);
+      bytes += record.length;
+      if (bytes < sliceBytes) return undefined;
+      const full = Buffer.concat(slice, bytes);
+      slice = [];
+      bytes = 0;
+      return full;
+    };
+    const encoded = (entry: JournalEntry) => frameRecord(encodeEntry(entry));
+    let full = add(encoded({ t: 'clock', seen: this.clock }));
+    for (const entry of this.entries) {
+      if (full) yield full;
+      full = add(this.preserved.get(entry) ?? encoded(recordEntry(entry)));
+    }
+    for (const [hook, ids, parked] of this.queues) {
+      if (full) yield full;
+      full = add(encoded({ t: 'queue', hook, ids, ...(parked.length > 0 && { parked }) }));
+    }
+    for (const [hook, run] of this.cold) {
+      if (full) yield full;
+      full = add(encoded({ t: 'cold', hook, run }));
+    }
+    for (const [hook, blocks] of this.sent) {
+      if (full) yield full;
+      full = add(encoded({ t: 'sent', hook, blocks }));
+    }
+    if (full) yield full;
+    if (bytes > 0) yield Buffer.concat(slice, bytes);
+  }
+
+  /** Stop watching the state (the snapshot is written, or given up). */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.state.watchChanges(undefined);
+  }
+
+  // An entry is about to change: keep its record as it is now, the first time only.
+  private preserve(entry: Readonly<OutboxEntry>): void {
+    if (!this.preserved.has(entry)) this.preserved.set(entry, frameRecord(encodeEntry(recordEntry(entry))));
+  }
+}
