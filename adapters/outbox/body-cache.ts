@@ -1,4 +1,4 @@
-import type { WebhookPayload } from '../../core/payload/webhook-payload.js';
+import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
 
 /**
  * The bodies of recently queued payloads, kept as the objects they were queued with, so that a
@@ -7,13 +7,13 @@ import type { WebhookPayload } from '../../core/payload/webhook-payload.js';
  * records on disk, and memory does not grow with its backlog.
  */
 export class BodyCache {
-  private readonly bodies = new Map<string, { body: WebhookPayload; bytes: number }>();
+  private readonly bodies = new Map<string, { body: OutgoingPayload['body']; bytes: number }>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
 
   /** Keep a body whose JSON is `bytes` long; the oldest go when the budget is exceeded. */
-  put(id: string, body: WebhookPayload, bytes: number): void {
+  put(id: string, body: OutgoingPayload['body'], bytes: number): void {
     if (bytes > this.maxBytes) return;
     this.drop(id);
     this.bodies.set(id, { body, bytes });
@@ -26,7 +26,7 @@ export class BodyCache {
   }
 
   /** The body, if still held. */
-  get(id: string): WebhookPayload | undefined {
+  get(id: string): OutgoingPayload['body'] | undefined {
     return this.bodies.get(id)?.body;
   }
 

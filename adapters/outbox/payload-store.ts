@@ -1,5 +1,5 @@
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
-import type { WebhookPayload } from '../../core/payload/webhook-payload.js';
+
 import { serializePayload } from '../../core/payload/index.js';
 import { BodyCache } from './body-cache.js';
 import type { Locator, PayloadSegments } from './payload-segments.js';
@@ -16,7 +16,7 @@ export interface PayloadStore {
   /** The whole payload from its record. */
   read(loc: Locator): OutgoingPayload;
   /** The body of payload `id` stored at `loc` (from memory when it is still held there). */
-  body(id: string, loc: Locator): WebhookPayload;
+  body(id: string, loc: Locator): OutgoingPayload['body'];
   /** The record is referenced once more (a replayed or restored locator). */
   retain(loc: Locator): void;
   /** The record is referenced once less; with no reference left it may go. */
@@ -43,7 +43,7 @@ export class MemoryPayloads implements PayloadStore {
   }
 
   /** The body kept at `loc`. */
-  body(_id: string, loc: Locator): WebhookPayload {
+  body(_id: string, loc: Locator): OutgoingPayload['body'] {
     return this.read(loc).body;
   }
 
@@ -88,7 +88,7 @@ export class SegmentPayloads implements PayloadStore {
   }
 
   /** The body from the cache, or from its record. */
-  body(id: string, loc: Locator): WebhookPayload {
+  body(id: string, loc: Locator): OutgoingPayload['body'] {
     return this.cache.get(id) ?? this.read(loc).body;
   }
 

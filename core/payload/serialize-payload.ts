@@ -1,3 +1,4 @@
+import type { ChainhookV1Payload } from '../chainhook-v1/v1-payload.js';
 import type { PayloadBlock, WebhookPayload } from './webhook-payload.js';
 
 /**
@@ -15,7 +16,8 @@ const EVENT_KEYS = ['chain', 'network', 'apply', 'rollback'];
  * reused from earlier payloads that shared the block object. Shaped payloads are read-only, which
  * is what makes a block's text safe to keep; a body of any other layout is serialized whole.
  */
-export function serializePayload(payload: WebhookPayload): string {
+export function serializePayload(payload: WebhookPayload | ChainhookV1Payload): string {
+  if (!('event' in payload)) return JSON.stringify(payload);
   const { event } = payload;
   if (!hasKeysInOrder(payload, PAYLOAD_KEYS) || !hasKeysInOrder(event, EVENT_KEYS)) {
     return JSON.stringify(payload);

@@ -18,6 +18,10 @@ export type OutgoingPayload = {
   kind: DeliveryKind;
   apply: AppliedBlockRef[];
   rollback: BlockRef[];
+  /**
+   * The body. A hook registered through the Chainhook 1.x API is queued 1.x's body instead (see
+   * `queuedV1Body`): the queue only stores and serializes bodies, never reads their fields.
+   */
   body: WebhookPayload;
   /** Milliseconds since the unix epoch. */
   created_at: number;

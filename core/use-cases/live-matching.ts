@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 import { inject, injectable } from 'inversify';
+import type { NormalizedBlock } from '../chain/block.js';
+import { scopeMatcher, type ScopeMatcher } from '../chainhook-v1/scope-matcher.js';
+import { queuedV1Body, shapeV1Payload } from '../chainhook-v1/shape-v1-payload.js';
 import { ExpirySchedule } from '../hooks/expiry-schedule.js';
 import { countLiveStep, rewindResume, toUnixSeconds } from '../hooks/lifecycle.js';
 import { isLive } from '../hooks/live-progress.js';
@@ -15,6 +18,18 @@ import type { HookChangeListener } from './hook-registry.js';
 
 /** What one hook gets from one chain event: made only for hooks with a match or a rollback. */
 type HookShare = { hook: StoredHook; apply: BlockMatch[]; rollback: BlockMatch[] };
+
+/** The indexes in the block of some of its transactions, ascending. */
+function positions(
+  block: NormalizedBlock,
+  transactions: readonly NormalizedBlock['transactions'][number][],
+): number[] {
+  if (transactions.length === block.transactions.length) return transactions.map((_, i) => i);
+  const wanted = new Set(transactions);
+  const indexes: number[] = [];
+  block.transactions.forEach((tx, i) => wanted.has(tx) && indexes.push(i));
+  return indexes;
+}
 
 /** How many more live blocks a hook may evaluate before its evaluation limit expires it. */
 function evaluationsLeft(hook: StoredHook): number {
@@ -47,6 +62,8 @@ function livePayloadId(hookUuid: string, identity: string): string {
 @injectable()
 export class LiveMatching implements ChainUpdateSink, HookChangeListener {
   private readonly index = new HookIndex();
+  /** The live hooks registered through the Chainhook 1.x API, each with its compiled scope. */
+  private readonly v1Scopes = new Map<string, ScopeMatcher>();
   private readonly live = new Map<string, StoredHook>();
   /** Enabled hooks catching up in a resume: not matched live, but sent rollbacks of what they were sent. */
   private readonly resuming = new Map<string, StoredHook>();
@@ -81,6 +98,9 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
       this.resuming.set(uuid, hook);
       if (this.ingesting) for (const listener of this.resumeListeners) listener(hook);
     } else this.resuming.delete(uuid);
+    const v1 = hook?.definition.chainhook_v1?.networks[hook.definition.network];
+    if (hook && v1 && isLive(hook)) this.v1Scopes.set(uuid, scopeMatcher(v1.if_this));
+    else this.v1Scopes.delete(uuid);
     if (hook && isLive(hook)) {
       this.live.set(uuid, hook);
       this.index.add(uuid, hook.definition.filters.events);
@@ -193,6 +213,11 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
         const hook = this.live.get(uuid);
         if (hook) shareOf(hook).apply.push({ block, txIndexes });
       });
+      for (const [uuid, scope] of this.v1Scopes) {
+        const hit = scope(block);
+        const hook = this.live.get(uuid);
+        if (hit && hook) shareOf(hook).apply.push({ block, txIndexes: positions(block, hit.transactions) });
+      }
     }
     await this.cutAtEvaluationLimits(shares, event);
     return shares;
@@ -215,12 +240,23 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
 
   private payloadFor(share: HookShare, identity: string, now: number): OutgoingPayload {
     const { hook } = share;
-    const body = shapePayload({
-      hook: { uuid: hook.uuid, name: hook.definition.name, options: hook.definition.options },
-      network: this.settings.network,
-      apply: share.apply,
-      rollback: share.rollback,
-    });
+    const v1 = hook.definition.chainhook_v1?.networks[hook.definition.network];
+    const body = v1
+      ? queuedV1Body(
+          shapeV1Payload({
+            uuid: hook.uuid,
+            predicate: v1,
+            network: this.settings.network,
+            apply: share.apply,
+            rollback: share.rollback,
+          }),
+        )
+      : shapePayload({
+          hook: { uuid: hook.uuid, name: hook.definition.name, options: hook.definition.options },
+          network: this.settings.network,
+          apply: share.apply,
+          rollback: share.rollback,
+        });
     return {
       id: livePayloadId(hook.uuid, identity),
       hook_uuid: hook.uuid,

@@ -98,6 +98,8 @@ export class WebhookAttempts {
       secret,
       ctx.service.serverVersion,
     );
+    const authorization = hook?.owner === payload.owner ? v1Authorization(hook) : undefined;
+    if (authorization !== undefined) headers.authorization = authorization;
     const result = await ctx.sender.send({ url, headers, body, timeoutMs: ctx.settings.timeoutMs });
     const lane = finish(result.latencyMs);
     this.count(lane, result);
@@ -196,6 +198,12 @@ export class WebhookAttempts {
       reason,
     });
   }
+}
+
+/** The `authorization_header` of a hook registered through the Chainhook 1.x API, sent as 1.x sent it. */
+function v1Authorization(hook: StoredHook): string | undefined {
+  const action = hook.definition.chainhook_v1?.networks[hook.definition.network]?.then_that;
+  return action && 'http_post' in action ? action.http_post.authorization_header : undefined;
 }
 
 /** The origin (scheme, host, port) a circuit is kept for; an unparsable URL is its own origin. */
