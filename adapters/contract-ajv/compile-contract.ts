@@ -38,6 +38,8 @@ const ROOTS: Record<InputName, string> = {
   uuid: 'uuid',
   'deliveries-query': 'query',
   'delivery-id': 'id',
+  'backfill-request': 'body',
+  'backfill-id': 'id',
 };
 
 /**

@@ -3,8 +3,15 @@ import type { ApiKeys } from '../../core/use-cases/api-keys.js';
 import type { ConsumerSecrets } from '../../core/use-cases/consumer-secrets.js';
 import type { DeliveryLog } from '../../core/use-cases/delivery-log.js';
 import type { HookEvaluations } from '../../core/use-cases/evaluate-hook.js';
+import type { HookBackfills } from '../../core/use-cases/hook-backfills.js';
 import type { HookRegistry } from '../../core/use-cases/hook-registry.js';
 import { ownerOf, type ApiContext, type ApiState } from './api-state.js';
+
+/**
+ * On `PATCH /me/{uuid}/enabled` of an interrupted hook from the tip: the first block it skips, from
+ * which `POST /me/{uuid}/backfills` sends what it missed.
+ */
+export const MISSED_FROM_HEADER = 'stackhooks-missed-from-block-height';
 
 /** The use cases the routes call. */
 export type HookRouteDeps = {
@@ -13,6 +20,7 @@ export type HookRouteDeps = {
   evaluations: HookEvaluations;
   keys: ApiKeys;
   deliveries: DeliveryLog;
+  backfills: HookBackfills;
 };
 
 /**
@@ -20,7 +28,7 @@ export type HookRouteDeps = {
  * registered before `/me/:uuid` so they are never read as a uuid.
  */
 export function addHookRoutes(router: Router<ApiState>, deps: HookRouteDeps): void {
-  const { registry, secrets, evaluations, deliveries } = deps;
+  const { registry, secrets, evaluations, deliveries, backfills } = deps;
   const body = (ctx: ApiContext): unknown => (ctx.request as { body?: unknown }).body;
 
   router.post('/me', async (ctx) => {
@@ -53,12 +61,27 @@ export function addHookRoutes(router: Router<ApiState>, deps: HookRouteDeps): vo
     ctx.status = 204;
   });
   router.patch('/me/:uuid/enabled', async (ctx) => {
-    await registry.enable(ownerOf(ctx), ctx.params.uuid, body(ctx));
+    const { missedFrom } = await registry.enable(ownerOf(ctx), ctx.params.uuid, body(ctx));
+    // Hiro's answer is a bare 204; the offer of what an interrupted hook skips rides in a header.
+    if (missedFrom !== undefined) ctx.set(MISSED_FROM_HEADER, String(missedFrom));
     ctx.status = 204;
   });
   router.post('/me/:uuid/evaluate', async (ctx) => {
     await evaluations.request(ownerOf(ctx), ctx.params.uuid, body(ctx));
     ctx.status = 204;
+  });
+  router.post('/me/:uuid/backfills', async (ctx) => {
+    ctx.body = await backfills.request(ownerOf(ctx), ctx.params.uuid, body(ctx));
+    ctx.status = 202;
+  });
+  router.get('/me/:uuid/backfills', async (ctx) => {
+    ctx.body = await backfills.list(ownerOf(ctx), ctx.params.uuid);
+  });
+  router.get('/me/:uuid/backfills/:id', async (ctx) => {
+    ctx.body = await backfills.get(ownerOf(ctx), ctx.params.uuid, ctx.params.id);
+  });
+  router.delete('/me/:uuid/backfills/:id', async (ctx) => {
+    ctx.body = await backfills.cancel(ownerOf(ctx), ctx.params.uuid, ctx.params.id);
   });
   router.get('/me/:uuid/deliveries', async (ctx) => {
     ctx.body = await deliveries.list(ownerOf(ctx), ctx.params.uuid, ctx.query);

@@ -5,6 +5,7 @@ import { LowdbHookRepository } from './hook-repository.js';
 import { StoreFile, type StoreFileOptions } from './store-file.js';
 
 export { LowdbAccountStore } from './account-store.js';
+export { BACKFILL_FILE_NAME, FileBackfillStore } from './backfill-file.js';
 export { LowdbHookRepository } from './hook-repository.js';
 export { STORE_FILE, STORE_FILE_NAME, StoreFile, type StoreFileOptions } from './store-file.js';
 export { CHANGE_JOURNAL_FILE_NAME } from './change-journal.js';

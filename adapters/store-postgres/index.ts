@@ -7,6 +7,7 @@ export { PgHookChangeFeed, HOOK_CHANGE_CHANNEL, type HookChangeFeedOptions } fro
 export { PgEventLog } from './pg-event-log.js';
 export { PgBlockStore } from './pg-block-store.js';
 export { PgContractStore } from './pg-contract-store.js';
+export { PgBackfillStore } from './pg-backfill-store.js';
 export { acquireIngestLock, type IngestLock, type IngestLockOptions } from './ingest-lock.js';
 export { PgOutbox, openPgOutbox, type PgOutboxOptions } from './pg-outbox.js';
 export { PgBodyGoneError } from './outbox-body-gone-error.js';

@@ -5,6 +5,7 @@ import type Koa from 'koa';
 import type { Next } from 'koa';
 import type { Network } from '../../core/hooks/definition.js';
 import { ACCOUNT_STORE, type AccountStore } from '../../core/ports/account-store.js';
+import { BACKFILL_STORE, type BackfillStore } from '../../core/ports/backfill-store.js';
 import { BLOCK_STORE, type BlockStore } from '../../core/ports/block-store.js';
 import { CHAIN_UPDATE_SINK, type ChainUpdateSink } from '../../core/ports/chain-update-sink.js';
 import { CONTRACT_STORE, type ContractStore } from '../../core/ports/contract-store.js';
@@ -57,6 +58,13 @@ import {
 import { EvaluationDelivery } from '../../core/use-cases/evaluation-delivery.js';
 import { HookRegistry } from '../../core/use-cases/hook-registry.js';
 import { PredicateRegistry } from '../../core/use-cases/predicate-registry.js';
+import { BACKFILL_RUNNER, HookBackfills } from '../../core/use-cases/hook-backfills.js';
+import {
+  BackfillScans,
+  DEFAULT_BACKFILL_LIMITS,
+  type BackfillLimits,
+} from '../../core/use-cases/backfill-scans.js';
+import { backfillSendCheck } from '../../core/use-cases/backfill-send-check.js';
 import { HookCatchUp } from '../../core/use-cases/hook-catch-up.js';
 import { LiveMatching } from '../../core/use-cases/live-matching.js';
 import { BlockArchiver } from '../../core/use-cases/archive-blocks.js';
@@ -69,7 +77,7 @@ import { openFsOutbox } from '../../adapters/outbox/index.js';
 import { openFsEventLog } from '../../adapters/event-log-fs/index.js';
 import { createAjvInputValidator } from '../../adapters/contract-ajv/index.js';
 import { createHttpApi, routeApi, type ApiState } from '../../adapters/http-koa/index.js';
-import { openLowdbStore } from '../../adapters/store-lowdb/index.js';
+import { FileBackfillStore, openLowdbStore } from '../../adapters/store-lowdb/index.js';
 import { CryptoIdSource, PinoLogger, SystemClock, SystemTimer } from '../../adapters/system/index.js';
 import { readChainStatus } from './chain-status.js';
 import { claimDataFolderNetwork } from './store-network.js';
@@ -86,6 +94,8 @@ export type Adapters = {
   accounts: AccountStore;
   blocks: BlockStore;
   contracts: ContractStore;
+  /** Where backfills are kept (their progress too, so a restart goes on). */
+  backfills: BackfillStore;
   /** Where ABIs of contracts whose deploy was never seen come from; by default `nodeRpc`'s node, else none. */
   interfaces: ContractInterfaceSource;
   eventLog: EventLog & { close?(): Promise<void> };
@@ -124,6 +134,8 @@ export type StackhooksOptions = {
    * called contract whose deploy the service never saw; without it such calls go out unnamed.
    */
   nodeRpc?: NodeRpcOptions;
+  /** How hard backfills may press: scans at once, payloads in flight per backfill, heights a step. */
+  backfills?: Partial<BackfillLimits>;
   /** Replacements for the default adapters. */
   adapters?: Partial<Adapters>;
   /**
@@ -148,6 +160,9 @@ export type Stackhooks = {
   keys: ApiKeys;
   secrets: ConsumerSecrets;
   evaluations: HookEvaluations;
+  backfills: HookBackfills;
+  /** The backfill scans; the process that processes blocks runs them (`startBackfills`). */
+  backfillScans: BackfillScans;
   ingest: BlockIngest;
   eventLog: EventLog;
   liveMatching: LiveMatching;
@@ -169,6 +184,8 @@ export type Stackhooks = {
   readiness(): Promise<Readiness>;
   /** Start sending queued webhooks (the server does; an embedding caller may, or may take payloads itself). */
   startDelivery(): DeliveryLoop;
+  /** Start running backfills (the server does where it processes blocks); unfinished ones go on. */
+  startBackfills(): BackfillScans;
   /** Become the one process that processes blocks (on Postgres it waits while another holds the lock). */
   takeIngestLock(options: {
     signal?: AbortSignal;
@@ -227,7 +244,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     closers.push(() => opened.close());
   }
   // A store kept in the data folder binds the folder to the network (a folder of another is refused).
-  const stores = ['hooks', 'accounts', 'blocks', 'contracts', 'eventLog', 'deliveries'] as const;
+  const stores = ['hooks', 'accounts', 'blocks', 'contracts', 'backfills', 'eventLog', 'deliveries'] as const;
   if (!postgres && stores.some((store) => given[store] === undefined)) {
     if ((await claimDataFolderNetwork(dataDir, network, clock.now())).recorded)
       logger.info('the data folder now records the network it serves', { network, data_dir: dataDir });
@@ -251,6 +268,12 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   }
   const contracts =
     given.contracts ?? postgres?.contracts ?? (await openFsContractStore(folders.contracts, space));
+  let backfills = given.backfills ?? postgres?.backfills;
+  if (!backfills) {
+    const opened = await FileBackfillStore.open(dataDir, { space });
+    backfills = opened;
+    closers.push(() => opened.flush());
+  }
   let eventLog = given.eventLog ?? postgres?.eventLog;
   if (!eventLog) {
     const opened = await openFsEventLog(folders.events, { space });
@@ -277,6 +300,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   container.bind(ACCOUNT_STORE).toConstantValue(accounts);
   container.bind(BLOCK_STORE).toConstantValue(blocks);
   container.bind(CONTRACT_STORE).toConstantValue(contracts);
+  container.bind(BACKFILL_STORE).toConstantValue(backfills);
   let interfaces = given.interfaces;
   if (!interfaces && options.nodeRpc) {
     const nodeRpc = new NodeRpcInterfaceSource(options.nodeRpc);
@@ -343,6 +367,23 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     joined: (hook) => liveMatching.hookChanged(hook.uuid, hook),
   });
   liveMatching.onResumeWanted((hook) => catchUp.want(hook));
+  const backfillScans = new BackfillScans({
+    backfills,
+    hooks,
+    blocks,
+    deliveries: container.get<DeliveryQueue>(DELIVERY_QUEUE),
+    clock: container.get<Clock>(CLOCK),
+    timer: container.get<Timer>(TIMER),
+    logger,
+    network: settings.network,
+    nameCalls: (block) => container.get(ContractAbis).nameCalls(block),
+    exclusive: (step) => liveMatching.exclusive(step),
+    limits: { ...DEFAULT_BACKFILL_LIMITS, ...options.backfills },
+  });
+  container.bind(BACKFILL_RUNNER).toConstantValue(backfillScans);
+  container.bind(HookBackfills).toSelf().inSingletonScope();
+  dispatcher.addSendCheck(backfillSendCheck(backfills, blocks));
+  dispatcher.onAttempt(() => backfillScans.settled());
   const deliveryLog = container.get(DeliveryLog);
   let loop: DeliveryLoop | undefined;
   const queue = container.get<DeliveryQueue>(DELIVERY_QUEUE);
@@ -388,6 +429,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     keys,
     secrets,
     evaluations,
+    backfills: container.get(HookBackfills),
     deliveries: deliveryLog,
     logger,
     serverVersion: settings.serverVersion,
@@ -408,6 +450,8 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     keys,
     secrets,
     evaluations,
+    backfills: container.get(HookBackfills),
+    backfillScans,
     ingest,
     eventLog,
     liveMatching,
@@ -421,6 +465,10 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     ingestProgress,
     readiness,
     startDelivery,
+    startBackfills() {
+      backfillScans.start();
+      return backfillScans;
+    },
     async takeIngestLock(lockOptions) {
       if (postgres) return postgres.takeIngestLock(lockOptions);
       // The embedded store belongs to this process alone (the data folder is locked).
@@ -452,6 +500,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     middleware,
     async close() {
       await catchUp.stop();
+      await backfillScans.stop();
       await ingest.idle();
       await loop?.stop();
       await container.get(EvaluationDelivery).idle();

@@ -1,5 +1,6 @@
 import {
   PgAccountStore,
+  PgBackfillStore,
   PgBlockStore,
   PgContractStore,
   PgEventLog,
@@ -22,6 +23,7 @@ import type { Clock } from '../../core/ports/clock.js';
 import type { ContractStore } from '../../core/ports/contract-store.js';
 import type { DeliveryQueue } from '../../core/ports/delivery-queue.js';
 import type { EventLog } from '../../core/ports/event-log.js';
+import type { BackfillStore } from '../../core/ports/backfill-store.js';
 import type { HookChangeFeed } from '../../core/ports/hook-change-feed.js';
 import type { HookRepository } from '../../core/ports/hook-repository.js';
 import type { Logger } from '../../core/ports/logger.js';
@@ -35,6 +37,7 @@ export type PostgresAdapters = {
   accounts: AccountStore;
   blocks: BlockStore;
   contracts: ContractStore;
+  backfills: BackfillStore;
   eventLog: EventLog;
   deliveries: DeliveryQueue;
   hookChanges: HookChangeFeed;
@@ -109,6 +112,7 @@ export async function openPostgresAdapters(url: string, options: PostgresOptions
     accounts: new PgAccountStore(db),
     blocks: new PgBlockStore(db),
     contracts: new PgContractStore(db),
+    backfills: new PgBackfillStore(db),
     eventLog: await PgEventLog.open(db),
     deliveries: openPgOutbox(db, {
       leaseMs: options.leaseMs,

@@ -151,6 +151,9 @@ export async function startServer(
     observerPort = observer.port;
     logger.info('observer listening', { host: config.observerHost, port: observerPort });
     stops.push(observer.stop);
+    // Backfill steps take turns with chain events, so they run where blocks are processed.
+    const scans = stackhooks.startBackfills();
+    stops.push(() => scans.stop());
   }
 
   stackhooks.metrics.add([

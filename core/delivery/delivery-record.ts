@@ -1,7 +1,10 @@
 import type { Lane } from './delivery-lanes.js';
 
-/** Live payloads come from the chain; evaluation payloads from `POST /me/{uuid}/evaluate`. */
-export type DeliveryKind = 'live' | 'evaluation';
+/**
+ * Live payloads come from the chain; evaluation payloads from `POST /me/{uuid}/evaluate`; backfill
+ * payloads from a backfill's scan of the archive.
+ */
+export type DeliveryKind = 'live' | 'evaluation' | 'backfill';
 
 /** A block a payload carries, for the delivery log. */
 export type BlockRef = { index: number; hash: string };

@@ -63,6 +63,12 @@ export interface BlockStore {
   getByHash(hash: string): Promise<NormalizedBlock | undefined>;
   /** The canonical block at `height`, or undefined above the tip, in a gap or below the first block. */
   getCanonicalAt(height: number): Promise<NormalizedBlock | undefined>;
+  /**
+   * The canonical blocks at heights `from`..`to`, in height order, undefined where there is none;
+   * in as few reads as the store can (a backfill scans this way). Optional: callers fall back to
+   * `getCanonicalAt`.
+   */
+  canonicalRange?(from: number, to: number): Promise<(NormalizedBlock | undefined)[]>;
   /** The canonical tip, or undefined while the store is empty. */
   tip(): Promise<BlockHeader | undefined>;
   /** True when the block is on the canonical chain. */

@@ -15,6 +15,8 @@ export type InputShapes = {
   uuid: string;
   'deliveries-query': { state?: 'pending' | 'delivered' | 'failed'; offset: number; limit: number };
   'delivery-id': string;
+  'backfill-request': { from_block_height: number; to_block_height?: number };
+  'backfill-id': string;
 };
 
 export type InputName = keyof InputShapes;

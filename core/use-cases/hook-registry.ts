@@ -107,17 +107,26 @@ export class HookRegistry {
 
   /**
    * Enable or disable one hook; enabling an expired hook is a conflict. `resume` (a stackhooks
-   * extension) enables an interrupted hook from its first missed block instead of the tip.
+   * extension) enables an interrupted hook from its first missed block instead of the tip. Enabling
+   * an interrupted hook from the tip returns the first block it skips (`missedFrom`): a backfill
+   * from there sends what it missed.
    */
-  async enable(owner: string, uuid: unknown, body: unknown): Promise<void> {
+  async enable(owner: string, uuid: unknown, body: unknown): Promise<{ missedFrom?: number }> {
     const id = this.input.check('uuid', uuid).toLowerCase();
     const { enabled, resume } = this.input.check('enable', body);
     if (resume && !enabled) {
       throw invalidInput([{ field: 'resume', message: 'only applies when enabling ("enabled": true)' }]);
     }
-    const hook = await this.hooks.update(owner, id, (current) => setEnabled(current, enabled, resume));
+    let missedFrom: number | undefined;
+    const hook = await this.hooks.update(owner, id, (current) => {
+      const { interruption, resuming } = current.delivery ?? {};
+      if (enabled && !resume && !current.status.enabled)
+        missedFrom = resuming?.next_block_height ?? interruption?.first_missed_block_height;
+      return setEnabled(current, enabled, resume);
+    });
     if (!hook) throw hookNotFound(id);
     this.notify(hook.uuid, hook);
+    return missedFrom === undefined ? {} : { missedFrom };
   }
 
   /** Enable or disable every hook the filters select (AND); expired hooks are skipped when enabling. */

@@ -18,6 +18,12 @@ import type { AttemptRecorder } from './attempt-recorder.js';
 import { logAttempt, type AttemptReport } from './attempt-report.js';
 import type { HookChangeListener } from './hook-registry.js';
 
+/**
+ * Asked before a payload is sent: a reason drops it unsent, failed with that reason (a cancelled
+ * backfill's payload, a backfill block that left the canonical chain); undefined lets it go.
+ */
+export type SendCheck = (payload: OutgoingPayload) => Promise<string | undefined>;
+
 /** What a batch of attempts sends with, read once for the batch: hooks by uuid, secrets by owner. */
 export type Targets = { hooks: Map<string, StoredHook>; secrets: Map<string, string | null> };
 
@@ -38,6 +44,7 @@ export type AttemptContext = {
   listeners: readonly HookChangeListener[];
   /** Told of every attempt sent (for metrics). */
   attemptListeners: readonly ((report: AttemptReport) => void)[];
+  sendChecks: readonly SendCheck[];
 };
 
 /**
@@ -76,6 +83,13 @@ export class WebhookAttempts {
     // Another owner's hook under this uuid is not this payload's: keep the URL it was queued with.
     const url = hook?.owner === payload.owner ? hook.definition.action.url : payload.url;
     const origin = originOf(url);
+    for (const check of ctx.sendChecks) {
+      const reason = await check(payload);
+      if (reason === undefined) continue;
+      finish();
+      await ctx.recorder.record({ id: payload.id, attempt: null, outcome: { state: 'failed', reason } });
+      return;
+    }
     const startedAt = ctx.clock.now();
     const verdict = ctx.circuits.check(origin, payload.hook_uuid, startedAt, ctx.settings.timeoutMs);
     if (!verdict.go) {

@@ -19,7 +19,7 @@ import {
 import { AttemptRecorder } from './attempt-recorder.js';
 import type { HookChangeListener } from './hook-registry.js';
 import type { AttemptReport } from './attempt-report.js';
-import { WebhookAttempts, originOf, type Targets } from './webhook-attempts.js';
+import { WebhookAttempts, originOf, type SendCheck, type Targets } from './webhook-attempts.js';
 
 /** A payload taken from the queue, with the read of its batch's targets; `leave` ends its wait for a slot. */
 type Taken = { delivery: DueDelivery; targets: Promise<Targets>; leave?: () => void };
@@ -75,6 +75,7 @@ export class WebhookDispatcher {
   private readonly listeners: HookChangeListener[] = [];
   private readonly settledListeners: (() => void)[] = [];
   private readonly attemptListeners: ((report: AttemptReport) => void)[] = [];
+  private readonly sendChecks: SendCheck[] = [];
   private pumping: Promise<void> | undefined;
   private again = false;
   private stopped = false;
@@ -119,6 +120,7 @@ export class WebhookDispatcher {
       tally: this.tally,
       listeners: this.listeners,
       attemptListeners: this.attemptListeners,
+      sendChecks: this.sendChecks,
     });
   }
 
@@ -130,6 +132,11 @@ export class WebhookDispatcher {
   /** Be told of every attempt sent: its hook, status, latency and outcome (for metrics). */
   onAttempt(listener: (report: AttemptReport) => void): void {
     this.attemptListeners.push(listener);
+  }
+
+  /** Ask `check` before each payload is sent; a reason it gives drops the payload unsent, failed. */
+  addSendCheck(check: SendCheck): void {
+    this.sendChecks.push(check);
   }
 
   /** Be told after every attempt settles or starts (the next due or review time may have moved). */

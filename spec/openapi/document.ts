@@ -1,3 +1,4 @@
+import { backfillPaths } from './backfill-paths.js';
 import { ERROR_RESPONSES, apiPaths } from './paths.js';
 import { componentRef, schemaComponents, type Json } from './schema-components.js';
 
@@ -35,8 +36,12 @@ export function buildOpenApiDocument(): Record<string, Json> {
       { name: 'hooks', description: "The owner's hooks." },
       { name: 'secret', description: 'The consumer secret that signs deliveries.' },
       { name: 'deliveries', description: "A hook's delivery log (beyond Hiro's API)." },
+      {
+        name: 'backfills',
+        description: "A hook evaluated over a range of archived blocks (beyond Hiro's API).",
+      },
     ],
-    paths: apiPaths(),
+    paths: { ...apiPaths(), ...backfillPaths() },
     components: {
       schemas: schemaComponents(),
       parameters: {
@@ -62,6 +67,13 @@ export function buildOpenApiDocument(): Record<string, Json> {
           schema: componentRef('DeliveryId'),
         },
         Limit: queryParameter('ListQuery', 'limit'),
+        BackfillId: {
+          name: 'id',
+          in: 'path',
+          required: true,
+          description: "The backfill's id.",
+          schema: componentRef('BackfillId'),
+        },
       },
       headers: {
         RetryAfter: {

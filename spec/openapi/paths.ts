@@ -12,7 +12,11 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
   },
   401: { name: 'Unauthorized', description: 'The `x-api-key` header is missing or unknown.' },
   403: { name: 'HookLimitReached', description: 'The owner already has as many hooks as allowed.' },
-  404: { name: 'NotFound', description: 'No such hook for this owner (or, for evaluate, no such block).' },
+  404: {
+    name: 'NotFound',
+    description:
+      'No such hook for this owner (or, for evaluate, no such block; for a backfill, no such backfill).',
+  },
   409: {
     name: 'Conflict',
     description: 'The hook is expired: raise or remove its limit with `PATCH /me/{uuid}` first.',
@@ -31,22 +35,25 @@ const errors = (...statuses: number[]): Record<string, Json> =>
     ]),
   );
 
-const jsonBody = (schema: string, description: string): Json => ({
+/** A JSON response of a component schema. */
+export const jsonBody = (schema: string, description: string): Json => ({
   description,
   content: { 'application/json': { schema: componentRef(schema) } },
 });
 
-const requestBody = (schema: string): Json => ({
+/** A required JSON request body of a component schema. */
+export const requestBody = (schema: string): Json => ({
   required: true,
   content: { 'application/json': { schema: componentRef(schema) } },
 });
 
 const noContent = (description: string): Json => ({ description });
 
-const uuidParam = { $ref: '#/components/parameters/HookUuid' };
+/** The hook uuid path parameter. */
+export const uuidParam = { $ref: '#/components/parameters/HookUuid' };
 
 /** A `/me` operation: keyed, rate limited, and able to fail. */
-function hookOperation(operation: Operation, ...statuses: number[]): Operation {
+export function hookOperation(operation: Operation, ...statuses: number[]): Operation {
   const responses = operation.responses as Record<string, Json>;
   return {
     ...operation,
@@ -226,7 +233,18 @@ export function apiPaths(): Record<string, Json> {
           tags: ['hooks'],
           summary: 'Enable or disable a hook',
           requestBody: requestBody('EnableRequest'),
-          responses: { '204': noContent('The enabled flag is set.') },
+          responses: {
+            '204': {
+              description: 'The enabled flag is set.',
+              headers: {
+                'stackhooks-missed-from-block-height': {
+                  description:
+                    'Set when an interrupted hook is enabled from the tip: the first block it skips. `POST /me/{uuid}/backfills` with this `from_block_height` sends what it missed.',
+                  schema: { type: 'integer', minimum: 0 },
+                },
+              },
+            },
+          },
         },
         400,
         404,

@@ -1,4 +1,6 @@
 /** The JSON Schemas of the contract, loaded once at module load. */
+import backfillId from './backfill-id.json' with { type: 'json' };
+import backfillRequest from './backfill-request.json' with { type: 'json' };
 import bulkEnable from './bulk-enable.json' with { type: 'json' };
 import common from './common.json' with { type: 'json' };
 import definitionUpdate from './definition-update.json' with { type: 'json' };
@@ -24,7 +26,9 @@ export type InputSchemaName =
   | 'list-query'
   | 'uuid'
   | 'deliveries-query'
-  | 'delivery-id';
+  | 'delivery-id'
+  | 'backfill-request'
+  | 'backfill-id';
 
 /** Where the schemas' `$id`s live (an identifier, never fetched); `$ref`s between files are relative to it. */
 export const SCHEMA_BASE_URI = 'https://stackhooks.invalid/schemas/';
@@ -40,6 +44,8 @@ export const inputSchemas: Readonly<Record<InputSchemaName, JsonSchemaDocument>>
   uuid,
   'deliveries-query': deliveriesQuery,
   'delivery-id': deliveryId,
+  'backfill-request': backfillRequest,
+  'backfill-id': backfillId,
 };
 
 /** The shared definitions: identifier patterns, the 18 filters, the parts of a definition. */

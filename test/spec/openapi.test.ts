@@ -33,6 +33,10 @@ const ROUTES: [string, string, string][] = [
   ['delete', '/me/secret', '204'],
   ['get', '/me/{uuid}/deliveries', '200'],
   ['post', '/me/{uuid}/deliveries/{id}/redeliver', '200'],
+  ['post', '/me/{uuid}/backfills', '202'],
+  ['get', '/me/{uuid}/backfills', '200'],
+  ['get', '/me/{uuid}/backfills/{id}', '200'],
+  ['delete', '/me/{uuid}/backfills/{id}', '200'],
 ];
 
 function operations(): [string, string, JsonObject][] {

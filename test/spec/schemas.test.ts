@@ -22,6 +22,8 @@ describe('spec/schemas', () => {
       'uuid',
       'deliveries-query',
       'delivery-id',
+      'backfill-request',
+      'backfill-id',
     ]);
     for (const [name, schema] of Object.entries(inputSchemas)) {
       expect(schema.$id).to.equal(`${SCHEMA_BASE_URI}${name}.json`);

@@ -19,9 +19,9 @@ const validator = createAjvInputValidator();
 const addFormats = addFormatsModule.default;
 // The client's TypeBox schemas are plain JSON Schema (draft-07) with TypeBox's own symbol keys.
 const clientAjv = addFormats(new Ajv({ strict: false }));
-// The delivery log is ours alone: the client has no schema for it.
+// The delivery log and backfills are ours alone: the client has no schema for them.
 const CLIENT_SCHEMAS: Record<
-  Exclude<InputName, 'list-query' | 'deliveries-query' | 'delivery-id'>,
+  Exclude<InputName, 'list-query' | 'deliveries-query' | 'delivery-id' | 'backfill-request' | 'backfill-id'>,
   object
 > = {
   definition: StacksChainhookDefinitionSchema,

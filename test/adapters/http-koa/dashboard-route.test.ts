@@ -34,6 +34,7 @@ describe('the dashboard route', () => {
       keys: stackhooks.keys,
       secrets: stackhooks.secrets,
       evaluations: stackhooks.evaluations,
+      backfills: stackhooks.backfills,
       deliveries: stackhooks.deliveryLog,
       logger: silentLogger,
       serverVersion: 'test',
