@@ -16,8 +16,8 @@ import type {
 } from '../../core/ports/hook-repository.js';
 import type { Database } from './database.js';
 
-/** Thrown inside an insert's transaction to roll it back when the owner is over the limit. */
-const OVER_LIMIT = Symbol('over the per-owner limit');
+/** The SQLSTATE `insert_hook` refuses an insert with when the owner is over the limit. */
+const OVER_LIMIT = 'SH403';
 
 /** The columns a StoredHook is stored in. */
 const HOOK_COLUMNS = 'uuid, owner, created_at_ms, definition, status, delivery';
@@ -59,37 +59,26 @@ export class PgHookRepository implements HookRepository {
 
   /** Store a new hook unless its owner already has `maxPerOwner`; a repeated uuid is an error. */
   async insert(hook: StoredHook, maxPerOwner: number): Promise<boolean> {
-    const stored = await this.db
-      .transaction(async (client) => {
-        // FOR SHARE waits out a live step under way, so the hook starts at the position it leaves
-        // and never counts that step's blocks, which it was not matched against.
-        await client.query(
-          `INSERT INTO hooks (${HOOK_COLUMNS}, live_base)
-           VALUES ($1, $2, $3, $4, $5, $6, (SELECT evaluated FROM live_stream FOR SHARE))`,
-          [
-            hook.uuid,
-            hook.owner,
-            hook.created_at_ms,
-            JSON.stringify(hook.definition),
-            JSON.stringify(hook.status),
-            hook.delivery ? JSON.stringify(hook.delivery) : null,
-          ],
-        );
-        // The insert's trigger has counted the hook and holds the owner's count row until commit, so
-        // concurrent inserts by one owner (from any process) each read a count that includes the
-        // ones committed before it: the check costs one row, whatever the owner holds.
-        const { rows } = await client.query<{ hooks: number }>(
-          'SELECT hooks FROM hook_counts WHERE owner = $1',
-          [hook.owner],
-        );
-        if (rows[0].hooks > maxPerOwner) throw OVER_LIMIT;
-        return true;
-      })
-      .catch((err: unknown) => {
-        if (err === OVER_LIMIT) return false;
-        throw err;
-      });
-    return stored;
+    // One statement (migration 014): the insert's trigger counts the hook on the owner's row, which
+    // concurrent inserts by the owner (from any process) then wait for until this commits, so each
+    // reads a count that includes the ones before it; the check costs one row, whatever the owner holds.
+    return this.db.pool
+      .query('SELECT insert_hook($1, $2, $3, $4, $5, $6, $7)', [
+        hook.uuid,
+        hook.owner,
+        hook.created_at_ms,
+        JSON.stringify(hook.definition),
+        JSON.stringify(hook.status),
+        hook.delivery ? JSON.stringify(hook.delivery) : null,
+        maxPerOwner,
+      ])
+      .then(
+        () => true,
+        (err: unknown) => {
+          if ((err as { code?: unknown })?.code === OVER_LIMIT) return false;
+          throw err;
+        },
+      );
   }
 
   /** One owner's hook, or undefined. */

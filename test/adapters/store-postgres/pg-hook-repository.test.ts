@@ -190,7 +190,7 @@ if (!(await postgresAvailable())) {
         // Let the insert reach the database (it waits on the step's lock when it should).
         for (let i = 0; i < 40; i++) {
           const { rows } = await db.pool.query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO hooks%'`,
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'SELECT insert_hook%'`,
           );
           if (rows[0].n > 0) break;
           await new Promise((resolve) => setTimeout(resolve, 50));
