@@ -59,7 +59,7 @@ export class PgHookRepository implements HookRepository {
 
   /** Store a new hook unless its owner already has `maxPerOwner`; a repeated uuid is an error. */
   async insert(hook: StoredHook, maxPerOwner: number): Promise<boolean> {
-    // One statement (migration 014): the insert's trigger counts the hook on the owner's row, which
+    // One statement (migration 015): the insert's trigger counts the hook on the owner's row, which
     // concurrent inserts by the owner (from any process) then wait for until this commits, so each
     // reads a count that includes the ones before it; the check costs one row, whatever the owner holds.
     return this.db.pool
