@@ -1,0 +1,164 @@
+// The official Chainhook 1.x client against a running stackhooks: it is installed in this folder of
+// its own (npm ci --prefix test/v1-client; `npm test` does it when missing), apart from the package.
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { expect } from 'chai';
+import { runReplay } from '../../apps/cli/replay-command.js';
+import { startTestServer, untilIngested, type TestServer } from '../support/api-server.js';
+import { describeWithFixtures, fixturePath } from '../support/fixtures.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+const INSTALLED = existsSync(
+  new URL('./node_modules/@hirosystems/chainhook-client/package.json', import.meta.url),
+);
+
+type Compiled = {
+  Check(value: unknown): boolean;
+  Errors(value: unknown): Iterable<{ path: string; message: string }>;
+};
+type Message = { type: 'started' | 'closed' } | { type: 'payload'; payload: unknown };
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  for (let i = 0; i < 1200; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+describeWithFixtures(
+  'the Chainhook 1.x client (ChainhookEventObserver 2.4.0) against stackhooks',
+  function () {
+    this.timeout(180_000);
+    let t: TestServer;
+    let observer: ChildProcess | undefined;
+    let predicateDir: string;
+    let schema: Compiled;
+    const payloads: unknown[] = [];
+    const said = new Set<string>();
+
+    function tell(message: object, answer: 'started' | 'closed'): Promise<void> {
+      observer!.send(message);
+      return until(() => said.has(answer), `the observer ${answer}`);
+    }
+
+    before(async function () {
+      if (!INSTALLED) {
+        console.warn('  test/v1-client has no node_modules: run npm ci --prefix test/v1-client');
+        this.skip();
+      }
+      // The client's own payload schema, compiled with its own TypeBox, checks every payload here too.
+      const local = createRequire(new URL('./package.json', import.meta.url));
+      const { PayloadSchema } = local('@hirosystems/chainhook-client') as { PayloadSchema: object };
+      const { TypeCompiler } = local('@sinclair/typebox/compiler') as {
+        TypeCompiler: { Compile(schema: object): Compiled };
+      };
+      schema = TypeCompiler.Compile(PayloadSchema);
+      t = await startTestServer({ STACKHOOKS_V1_PORT: '0' });
+      predicateDir = await makeTempDir('stackhooks-v1-client-');
+      const port = await freePort();
+      observer = fork(new URL('./observer.cjs', import.meta.url), {
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      });
+      observer.on('message', (message: Message) => {
+        said.add(message.type);
+        if (message.type === 'payload') payloads.push(message.payload);
+      });
+      await tell(
+        {
+          type: 'start',
+          observer: {
+            hostname: '127.0.0.1',
+            port,
+            auth_token: 'observer-token',
+            external_base_url: `http://127.0.0.1:${port}`,
+            wait_for_chainhook_node: true,
+            validate_chainhook_payloads: true,
+            predicate_disk_file_path: predicateDir,
+            predicate_health_check_interval_ms: 100,
+            node_type: 'chainhook',
+          },
+          chainhook: { base_url: `http://127.0.0.1:${t.server.v1Port}` },
+          predicates: [
+            {
+              name: 'transfers-and-locks',
+              version: 1,
+              chain: 'stacks',
+              networks: { mainnet: { if_this: { scope: 'stx_event', actions: ['transfer', 'lock'] } } },
+            },
+          ],
+        },
+        'started',
+      );
+    });
+
+    after(async () => {
+      if (observer && !said.has('closed')) observer.kill();
+      await t?.stop();
+      if (predicateDir) await rm(predicateDir, { recursive: true, force: true });
+    });
+
+    async function listed(): Promise<{ uuid: string; enabled: boolean; status: { type: string } }[]> {
+      const response = await fetch(`http://127.0.0.1:${t.server.v1Port}/v1/chainhooks`);
+      return ((await response.json()) as { result: [] }).result;
+    }
+
+    it('registers its predicate once it found /ping', async () => {
+      const predicates = await listed();
+      expect(predicates).to.have.length(1);
+      expect(predicates[0]!.enabled).to.equal(true);
+    });
+
+    it('receives payloads for recorded traffic, reorgs included, that its own schema accepts', async () => {
+      await runReplay(fixturePath('stacks-blockchain-api/mainnet-reorg-scenario1.tsv'), {
+        to: t.observerUrl,
+        rate: 0,
+      });
+      await untilIngested(t);
+      // The recording has 49 transfers and 8 locks on its chains; the client takes a payload only
+      // after its schema accepted it (it answers 422 otherwise, which delivery would keep retrying).
+      await until(
+        () => payloads.some((p) => (p as { rollback: unknown[] }).rollback.length > 0),
+        'a rollback',
+      );
+      for (const payload of payloads) {
+        const errors = [...schema.Errors(payload)].slice(0, 3);
+        expect(errors, JSON.stringify(errors)).to.deep.equal([]);
+      }
+      const types = new Set(
+        payloads.flatMap((p) =>
+          (
+            p as { apply: { transactions: { metadata: { receipt: { events: { type: string }[] } } }[] }[] }
+          ).apply.flatMap((b) =>
+            b.transactions.flatMap((tx) => tx.metadata.receipt.events.map((e) => e.type)),
+          ),
+        ),
+      );
+      expect([...types]).to.include.members(['STXTransferEvent', 'STXLockEvent']);
+    });
+
+    it('finds its predicate active on its health checks and keeps it registered', async () => {
+      const before = await listed();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const after = await listed();
+      expect(after.map((p) => p.uuid)).to.deep.equal(before.map((p) => p.uuid));
+      expect(after[0]!.status.type).to.equal('streaming');
+    });
+
+    it('deregisters its predicate on close', async () => {
+      await tell({ type: 'close' }, 'closed');
+      expect(await listed()).to.deep.equal([]);
+    });
+  },
+);
