@@ -1,9 +1,11 @@
 // Matching speed and memory: the busy recorded block (poisonmicroblock.tsv: 63 txs, 585 events)
 // against 1,000, 10,000 and 100,000 hooks of mixed filter types, about 1% of them matching, by the
 // plain reference loop and by the HookIndex, in the same run. Also the heap each registered hook
-// costs. Targets: at 10,000 hooks a busy block is matched (and shaped) in at most 5 ms; 100,000
-// hooks cost at most 3 times what 1,000 cost; the index is at least 20 times faster than the
-// reference at 10,000 hooks.
+// costs. Targets, on a cold block (a fresh copy each call, so nothing of it is memoized yet, as
+// with every new block the service sees): at 10,000 hooks a busy block is matched (and shaped) in
+// at most 5 ms; 100,000 hooks cost at most 3 times what 1,000 cost; the index is at least 20 times
+// faster than the reference at 10,000 hooks. The warm figure (one block object shaped every call)
+// is shown beside it.
 // Run: npx tsx bench/match.ts [--seconds S]   (prints Markdown; exits 2 when the fixtures are absent)
 import { addressFromVersionHash, addressToString } from '@stacks/transactions';
 import type { HookOptions } from '../core/hooks/definition.js';
@@ -150,6 +152,23 @@ function cpuMs(): number {
   return (user + system) / 1000;
 }
 
+/** Fresh blocks timed per cold round: copies made beforehand, then a collection, then the calls. */
+const COLD_CALLS = 32;
+
+/**
+ * One round on cold blocks: `run` on each of COLD_CALLS fresh copies of `block` (so nothing of it
+ * is memoized yet, as with every new block the service sees). The copies are made and the heap
+ * collected before the clock starts, so neither the copying nor its garbage is timed.
+ */
+function coldRound(run: (fresh: NormalizedBlock) => void, block: NormalizedBlock): Timing {
+  const copies = Array.from({ length: COLD_CALLS }, () => structuredClone(block));
+  gc();
+  const start = performance.now();
+  const startCpu = cpuMs();
+  for (const fresh of copies) run(fresh);
+  return { wall: (performance.now() - start) / COLD_CALLS, cpu: (cpuMs() - startCpu) / COLD_CALLS };
+}
+
 /** One round: calls of `run` for at least `ms` milliseconds (and at least twice). */
 function round(run: () => void, ms: number): Timing {
   let calls = 0;
@@ -226,7 +245,15 @@ const block = normalizeBlock(JSON.parse(body) as NodeBlock, {
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
-type Row = { label: string; matching: number; reference: Timing; indexed: Timing; build: number };
+type Row = {
+  label: string;
+  matching: number;
+  reference: Timing;
+  indexed: Timing;
+  /** A fresh copy of the block each call: nothing of it is memoized yet (what a new block costs). */
+  cold: Timing;
+  build: number;
+};
 const ROUNDS = 7;
 const sets = HOOK_COUNTS.map((count) => ({ label: fmt(count), hooks: makeHooks(block, count) }));
 // The 1,000 set's hooks plus 99,000 that match nothing: 100,000 registered, as many matching as at 1,000.
@@ -252,12 +279,15 @@ const runs = sets.map(({ label, hooks }) => {
     build,
     matching: expected.size,
     indexed: [] as Timing[],
+    cold: [] as Timing[],
     reference: [] as Timing[],
   };
 });
 for (let r = 0; r < ROUNDS; r++) {
-  for (const run of runs)
+  for (const run of runs) {
     run.indexed.push(round(() => matchAndShape(run.index, block), (SECONDS * 1000) / ROUNDS));
+    run.cold.push(coldRound((fresh) => matchAndShape(run.index, fresh), block));
+  }
 }
 for (const run of runs) {
   for (let r = 0; r < 3; r++)
@@ -268,6 +298,7 @@ const rows: Row[] = runs.map((run) => ({
   matching: run.matching,
   build: run.build,
   indexed: { wall: median(run.indexed.map((t) => t.wall)), cpu: median(run.indexed.map((t) => t.cpu)) },
+  cold: { wall: median(run.cold.map((t) => t.wall)), cpu: median(run.cold.map((t) => t.cpu)) },
   reference: { wall: median(run.reference.map((t) => t.wall)), cpu: median(run.reference.map((t) => t.cpu)) },
 }));
 runs.length = 0;
@@ -275,8 +306,9 @@ const memory = heapPerHook(block, 100_000);
 
 const at = (n: number) => rows[HOOK_COUNTS.indexOf(n)];
 // Targets are judged on CPU time: the machine is shared, and wall time includes others' work.
-const ratio = at(100_000).indexed.cpu / at(1_000).indexed.cpu;
-const speedup = at(10_000).reference.cpu / at(10_000).indexed.cpu;
+const ratio = at(100_000).cold.cpu / at(1_000).cold.cpu;
+const warmRatio = at(100_000).indexed.cpu / at(1_000).indexed.cpu;
+const speedup = at(10_000).reference.cpu / at(10_000).cold.cpu;
 const met = (ok: boolean) => (ok ? 'yes' : '**no**');
 
 console.log(
@@ -286,25 +318,29 @@ console.log(
     `Medians of ${ROUNDS} interleaved rounds of ${fmt(SECONDS / ROUNDS, 2)} s (reference: 3 rounds).\n`,
 );
 console.log(
-  '| hooks | matching hooks | reference ms/block (CPU) | index ms/block (CPU) | index ms/block (wall) | speed-up | index build ms |',
+  '| hooks | matching hooks | reference ms/block (CPU) | index ms/block, cold block (CPU) | index ms/block, cold (wall) | ' +
+    'index ms/block, same block (CPU) | speed-up (cold) | index build ms |',
 );
-console.log('|---:|---:|---:|---:|---:|---:|---:|');
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(
-    `| ${r.label} | ${fmt(r.matching)} | ${fmt(r.reference.cpu, 1)} | ${fmt(r.indexed.cpu, 3)} | ` +
-      `${fmt(r.indexed.wall, 3)} | ${fmt(r.reference.cpu / r.indexed.cpu)}× | ${fmt(r.build, 1)} |`,
+    `| ${r.label} | ${fmt(r.matching)} | ${fmt(r.reference.cpu, 1)} | ${fmt(r.cold.cpu, 3)} | ${fmt(r.cold.wall, 3)} | ` +
+      `${fmt(r.indexed.cpu, 3)} | ${fmt(r.reference.cpu / r.cold.cpu)}× | ${fmt(r.build, 1)} |`,
   );
 }
 console.log('\n| target | measured | met |');
 console.log('|---|---:|---:|');
 console.log(
-  `| 10,000 hooks: a busy block matched and shaped in ≤ 5 ms | ${fmt(at(10_000).indexed.cpu, 3)} ms | ${met(at(10_000).indexed.cpu <= 5)} |`,
+  `| 10,000 hooks: a busy (cold) block matched and shaped in ≤ 5 ms | ${fmt(at(10_000).cold.cpu, 3)} ms | ${met(at(10_000).cold.cpu <= 5)} |`,
 );
-console.log(`| 100,000 hooks cost ≤ 3 × 1,000 hooks | ${fmt(ratio, 2)}× | ${met(ratio <= 3)} |`);
-const flat = rows[rows.length - 1].indexed.cpu / at(1_000).indexed.cpu;
-console.log(`| (100,000 registered, the 1,000 set's matches : 1,000) | ${fmt(flat, 2)}× | |`);
 console.log(
-  `| index ≥ 20 × faster than reference at 10,000 hooks | ${fmt(speedup)}× | ${met(speedup >= 20)} |`,
+  `| 100,000 hooks cost ≤ 3 × 1,000 hooks, a fresh block each call | ${fmt(ratio, 2)}× | ${met(ratio <= 3)} |`,
+);
+console.log(`| (the same, shaping one warm block object every call) | ${fmt(warmRatio, 2)}× | |`);
+const flat = rows[rows.length - 1].cold.cpu / at(1_000).cold.cpu;
+console.log(`| (100,000 registered, the 1,000 set's matches : 1,000, cold) | ${fmt(flat, 2)}× | |`);
+console.log(
+  `| index ≥ 20 × faster than reference at 10,000 hooks (cold) | ${fmt(speedup)}× | ${met(speedup >= 20)} |`,
 );
 console.log(
   `\nHeap per registered hook (100,000 mixed hooks, heapUsed after gc): ${fmt(memory.index)} bytes for the index ` +
