@@ -107,10 +107,25 @@ export function hooksView(context: ViewContext): View {
   );
   const previous = el('button', { type: 'button', class: 'secondary' }, 'Previous page');
   const next = el('button', { type: 'button', class: 'secondary' }, 'Next page');
+  const firstPage = el('button', { type: 'button', class: 'secondary' }, 'First page');
+  const lastPage = el('button', { type: 'button', class: 'secondary' }, 'Last page');
+  firstPage.addEventListener('click', () => void load(0));
+  lastPage.addEventListener(
+    'click',
+    () => void load(Math.floor(Math.max(0, page.total - 1) / PAGE_SIZE) * PAGE_SIZE),
+  );
   const position = el('span', { 'aria-live': 'polite' });
   previous.addEventListener('click', () => void load(Math.max(0, listing.offset - PAGE_SIZE)));
   next.addEventListener('click', () => void load(listing.offset + PAGE_SIZE));
-  const pager = el('nav', { class: 'pager', 'aria-label': 'Pages of hooks' }, previous, position, next);
+  const pager = el(
+    'nav',
+    { class: 'pager', 'aria-label': 'Pages of hooks' },
+    firstPage,
+    previous,
+    position,
+    next,
+    lastPage,
+  );
 
   const element = el(
     'section',
@@ -162,8 +177,8 @@ export function hooksView(context: ViewContext): View {
           : 'No hooks yet: register one with POST /chainhooks/v1/me.'
         : `Hooks ${formatCount(first)} to ${formatCount(last)} of ${formatCount(page.total)}`;
     position.textContent = `Page ${Math.floor(page.offset / PAGE_SIZE) + 1} of ${Math.max(1, Math.ceil(page.total / PAGE_SIZE))}`;
-    previous.disabled = page.offset === 0;
-    next.disabled = last >= page.total;
+    previous.disabled = firstPage.disabled = page.offset === 0;
+    next.disabled = lastPage.disabled = last >= page.total;
     // A row's button keeps the focus through the redraw its own action causes.
     const focusKey =
       document.activeElement instanceof HTMLElement ? document.activeElement.dataset.focusKey : undefined;

@@ -165,6 +165,8 @@ if (!chromiumInstalled()) {
       await page.getByRole('button', { name: 'Next page' }).click();
       await page.getByText('Hooks 21 to 40 of 45').waitFor(WAIT);
       await page.getByText('Page 2 of 3').waitFor(WAIT);
+      await page.getByRole('button', { name: 'Last page' }).click();
+      await page.getByText('Hooks 41 to 45 of 45').waitFor(WAIT);
       await page.getByLabel('Search by name').fill('bulk hook 4');
       await page.getByText('Hooks 1 to 3 of 3').waitFor(WAIT);
       await page.getByLabel('Search by name').fill('');
