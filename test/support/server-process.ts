@@ -28,9 +28,14 @@ export type ServerProcess = {
 
 /**
  * Start the server process and wait until it is ready: it answers the status route (the default),
- * or it has logged a line containing `readyLine` (for processes that serve no API).
+ * or it has logged a line containing `readyLine` (for processes that serve no API). `watch` sees the
+ * output so far each time the process writes, from the start (before it is ready).
  */
-export async function spawnServer(env: Record<string, string>, readyLine?: string): Promise<ServerProcess> {
+export async function spawnServer(
+  env: Record<string, string>,
+  readyLine?: string,
+  watch?: (output: string) => void,
+): Promise<ServerProcess> {
   const port = env.STACKHOOKS_PORT ?? String(await freePort());
   const child = spawn(
     process.execPath,
@@ -51,8 +56,12 @@ export async function spawnServer(env: Record<string, string>, readyLine?: strin
     },
   );
   let output = '';
-  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+  const take = (c: Buffer) => {
+    output += c.toString();
+    watch?.(output);
+  };
+  child.stdout?.on('data', take);
+  child.stderr?.on('data', take);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 45_000;

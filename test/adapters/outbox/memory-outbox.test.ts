@@ -76,7 +76,9 @@ describe('MemoryOutbox', () => {
     expect(outbox.all().map((p) => p.id)).to.not.include(done.id);
   });
 
-  it('keeps every hook in order while draining 1,000 hooks of 100 payloads with scattered retries', async () => {
+  it('keeps every hook in order while draining 1,000 hooks of 100 payloads with scattered retries', async function () {
+    // 100,000 payloads: a few seconds on a quiet machine, several times that on a busy one.
+    this.timeout(120_000);
     const outbox = new MemoryOutbox();
     const hooks = Array.from({ length: 1000 }, (_, h) => `hook-${h}`);
     for (let round = 0; round < 100; round++)
