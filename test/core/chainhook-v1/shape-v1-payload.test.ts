@@ -1,0 +1,126 @@
+import { Cl } from '@stacks/transactions';
+import { expect } from 'chai';
+import type { NormalizedBlock } from '../../../core/chain/block.js';
+import { shapeV1Payload } from '../../../core/chainhook-v1/shape-v1-payload.js';
+import type { NetworkPredicate } from '../../../core/chainhook-v1/predicate.js';
+import {
+  ChainBuilder,
+  TEST_KEYS,
+  aborted,
+  contractCall,
+  contractDeploy,
+  events,
+  withEvents,
+} from '../../support/block-builder.js';
+import { normalizeBlock } from '../../../core/stacks-codec/normalize-block.js';
+import { ALICE, BOB, CAROL, NFT, TOKEN, TOKEN_CONTRACT } from '../matching/transactions.js';
+import { SIP10_ABI } from './token-abis.js';
+
+const predicate = (include_contract_abi = false): NetworkPredicate => ({
+  if_this: { scope: 'block_height', higher_than: 0 },
+  then_that: { http_post: { url: 'http://127.0.0.1/p', authorization_header: 'Bearer x' } },
+  include_contract_abi,
+});
+
+describe('shapeV1Payload', () => {
+  let block: NormalizedBlock;
+
+  before(async () => {
+    const node = new ChainBuilder().next({
+      transactions: [
+        withEvents(
+          await contractCall({
+            contractId: TOKEN_CONTRACT,
+            functionName: 'move',
+            functionArgs: [Cl.uint(5)],
+          }),
+          events.ftTransfer({ asset: TOKEN, sender: ALICE, recipient: BOB, amount: 5 }),
+          events.nftMint({ asset: NFT, value: Cl.uint(7), recipient: CAROL }),
+          events.stxLock({ lockedAddress: ALICE, amount: 10, unlockHeight: 99 }),
+          events.print({ contractId: TOKEN_CONTRACT, value: Cl.stringAscii('hi') }),
+        ),
+        aborted(
+          withEvents(
+            await contractCall({ contractId: TOKEN_CONTRACT, functionName: 'burn', nonce: 1 }),
+            events.ftBurn({ asset: TOKEN, sender: ALICE, amount: 1 }),
+          ),
+          'abort_by_response',
+        ),
+        await contractDeploy({
+          contractName: 'coin',
+          codeBody: '(define-fungible-token coin)',
+          senderKey: TEST_KEYS.bob,
+          abi: SIP10_ABI,
+        }),
+      ],
+    });
+    block = normalizeBlock(node, { network: 'mainnet', lookupAbi: () => undefined }).block;
+  });
+
+  function shaped(txIndexes: number[], abi = false) {
+    return shapeV1Payload({
+      uuid: 'u',
+      predicate: predicate(abi),
+      network: 'mainnet',
+      apply: [{ block, txIndexes }],
+      rollback: [],
+    });
+  }
+
+  it('types committed events with 1.x names, numbered within the transaction', () => {
+    const [tx] = shaped([0]).apply[0]!.transactions;
+    expect(tx!.metadata.receipt.events.map((e) => [e.type, e.position.index])).to.deep.equal([
+      ['FTTransferEvent', 0],
+      ['NFTMintEvent', 1],
+      ['STXLockEvent', 2],
+      ['SmartContractEvent', 3],
+    ]);
+    expect(tx!.metadata.receipt.events[1]!.data).to.deep.equal({
+      asset_identifier: NFT,
+      raw_value: `0x${Cl.serialize(Cl.uint(7))}`,
+      recipient: CAROL,
+    });
+  });
+
+  it('names a contract call with its args as Clarity text and its result', () => {
+    const [tx] = shaped([0]).apply[0]!.transactions;
+    expect(tx!.metadata.kind).to.deep.equal({
+      type: 'ContractCall',
+      data: { args: ['u5'], contract_identifier: TOKEN_CONTRACT, method: 'move' },
+    });
+    expect(tx!.metadata.result).to.equal('(ok true)');
+    expect(tx!.metadata.success).to.equal(true);
+  });
+
+  it('leaves out the events of an aborted transaction and marks it unsuccessful', () => {
+    const [tx] = shaped([1]).apply[0]!.transactions;
+    expect(tx!.metadata.receipt.events).to.deep.equal([]);
+    expect(tx!.metadata.success).to.equal(false);
+  });
+
+  it('shows a deployment with its code, and its ABI only with include_contract_abi', () => {
+    const [plain] = shaped([2]).apply[0]!.transactions;
+    expect(plain!.metadata.kind).to.deep.equal({
+      type: 'ContractDeployment',
+      data: {
+        contract_identifier: (block.transactions[2]!.payload as { contract_identifier: string })
+          .contract_identifier,
+        code: '(define-fungible-token coin)',
+      },
+    });
+    expect(plain!.metadata).to.not.have.property('contract_abi');
+    const [withAbi] = shaped([2], true).apply[0]!.transactions;
+    expect(withAbi!.metadata.contract_abi).to.deep.equal(SIP10_ABI);
+  });
+
+  it('echoes the predicate scope and leaves events and sponsor out', () => {
+    const payload = shaped([0]);
+    expect(payload.chainhook).to.deep.equal({
+      uuid: 'u',
+      predicate: { scope: 'block_height', higher_than: 0 },
+      is_streaming_blocks: true,
+    });
+    expect(payload.events).to.deep.equal([]);
+    expect(payload.apply[0]!.transactions[0]!.metadata).to.not.have.property('sponsor');
+  });
+});
