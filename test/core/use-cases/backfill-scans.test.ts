@@ -1,0 +1,108 @@
+import { expect } from 'chai';
+import type { WebhookRequest, WebhookSender } from '../../../core/ports/webhook-sender.js';
+import { startBackfillStack, type BackfillStack } from '../../support/backfill-stack.js';
+import { ChainBuilder, TEST_KEYS, addressOf, stxTransfer } from '../../support/block-builder.js';
+import { sampleDefinition } from '../../support/definitions.js';
+
+/** A receiver that holds each request until the test lets it go. */
+function heldReceiver(): {
+  sender: WebhookSender;
+  sent: WebhookRequest[];
+  release(): void;
+  arrived(n: number): Promise<void>;
+} {
+  const sent: WebhookRequest[] = [];
+  let gate: Promise<void> | undefined = new Promise(() => undefined);
+  let open: () => void = () => undefined;
+  gate = new Promise((resolve) => (open = resolve));
+  return {
+    sent,
+    sender: {
+      async send(request) {
+        sent.push(request);
+        await gate;
+        return { status: 200, retryAfterSeconds: null, error: null, refusedTarget: false, latencyMs: 1 };
+      },
+    },
+    release: () => open(),
+    async arrived(n) {
+      while (sent.length < n) await new Promise((resolve) => setTimeout(resolve, 5));
+    },
+  };
+}
+
+const heightOf = (request: WebhookRequest): number =>
+  (JSON.parse(request.body) as { event: { apply: { block_identifier: { index: number } }[] } }).event.apply[0]
+    .block_identifier.index;
+
+describe('BackfillScans', function () {
+  this.timeout(60_000);
+  let s: BackfillStack;
+  let receiver: ReturnType<typeof heldReceiver>;
+  let chain: ChainBuilder;
+  let transfer: Awaited<ReturnType<typeof stxTransfer>>;
+
+  beforeEach(async () => {
+    receiver = heldReceiver();
+    s = await startBackfillStack({ adapters: { sender: receiver.sender } });
+    chain = new ChainBuilder({ label: 'backfill-scans' });
+    transfer = await stxTransfer({ recipient: addressOf(TEST_KEYS.bob), amount: 1n });
+    for (let height = 1; height <= 10; height++) {
+      await s.stackhooks.ingest.ingestNodeBlock(chain.next({ transactions: [transfer] }));
+    }
+  });
+  afterEach(async () => {
+    receiver.release();
+    await s.stop();
+  });
+
+  const register = (enabled: boolean) =>
+    s.stackhooks.registry.register(
+      s.owner,
+      sampleDefinition({
+        filters: { events: [{ type: 'stx_transfer' }] },
+        options: { enable_on_registration: enabled },
+      }),
+    );
+
+  it('drops the payloads a cancel finds unsent, and keeps what was sent', async () => {
+    const hook = await register(false);
+    const { id } = await s.stackhooks.backfills.request(s.owner, hook.uuid, { from_block_height: 1 });
+    await receiver.arrived(1);
+    const cancelled = await s.stackhooks.backfills.cancel(s.owner, hook.uuid, id);
+    expect(cancelled.state).to.equal('cancelled');
+    receiver.release();
+    for (;;) {
+      const pending = await s.stackhooks.deliveryLog.list(s.owner, hook.uuid, { state: 'pending' });
+      if (pending.total === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const log = await s.stackhooks.deliveryLog.list(s.owner, hook.uuid, {});
+    const delivered = log.results.filter((r) => r.state === 'delivered');
+    const failed = log.results.filter((r) => r.state === 'failed');
+    expect(delivered.map((r) => r.apply[0].index)).to.deep.equal([1]);
+    expect(failed.length).to.be.greaterThan(0);
+    for (const record of failed) expect(record.failure_reason).to.contain('cancelled');
+    expect(receiver.sent.map(heightOf)).to.deep.equal([1]);
+    expect((await s.stackhooks.backfills.get(s.owner, hook.uuid, id)).state).to.equal('cancelled');
+  });
+
+  it('delivers a live block that arrives during a backfill, and the backfill’s payloads stay in order', async () => {
+    const hook = await register(true);
+    const { id } = await s.stackhooks.backfills.request(s.owner, hook.uuid, { from_block_height: 1 });
+    await receiver.arrived(1);
+    await s.stackhooks.ingest.ingestNodeBlock(chain.next({ transactions: [transfer] }));
+    receiver.release();
+    const finished = await s.finished(hook.uuid, id);
+    expect(finished).to.include({ state: 'done', payloads_delivered: 10 });
+    for (;;) {
+      const pending = await s.stackhooks.deliveryLog.list(s.owner, hook.uuid, { state: 'pending' });
+      if (pending.total === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const fromBackfill = receiver.sent.filter((r) => r.headers['stackhooks-backfill-id'] === id);
+    const live = receiver.sent.filter((r) => r.headers['stackhooks-backfill-id'] === undefined);
+    expect(fromBackfill.map(heightOf)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(live.map(heightOf)).to.deep.equal([11]);
+  });
+});
