@@ -75,6 +75,12 @@ export async function startServer(
     throw err;
   }
   const stops: (() => Promise<void>)[] = [];
+  // Undo what has started so far, so a listener that cannot bind leaves no half-started server behind.
+  const unwind = async () => {
+    await Promise.all(stops.map((stop) => stop()));
+    await stackhooks.close();
+    await lock?.release();
+  };
 
   let port = 0;
   if (runs('api')) {
@@ -109,17 +115,10 @@ export async function startServer(
       key: config.v1Key,
       logger,
     });
-    try {
-      await listen(v1, config.v1Port, config.v1Host);
-    } catch (err) {
-      await Promise.all(stops.map((stop) => stop()));
-      await stackhooks.close();
-      await lock?.release();
-      throw new ConfigError(
-        `the Chainhook 1.x listener cannot listen on ${config.v1Host}:${config.v1Port} (${String(err)}); ` +
-          'set STACKHOOKS_V1_PORT to a free port',
-      );
-    }
+    await listenOrUnwind(v1, config.v1Port, config.v1Host, unwind, (err) =>
+      `the Chainhook 1.x listener cannot listen on ${config.v1Host}:${config.v1Port} (${err}); ` +
+      'set STACKHOOKS_V1_PORT to a free port',
+    );
     v1Port = (v1.address() as AddressInfo).port;
     stops.push(() => closeGracefully(v1, config.shutdownGraceMs));
     logger.info('chainhook 1.x api listening', {
@@ -172,17 +171,10 @@ export async function startServer(
       ready: () => stackhooks.readiness(),
       token: config.metricsToken,
     });
-    try {
-      await listen(ops, config.metricsPort, config.metricsHost);
-    } catch (err) {
-      await Promise.all(stops.map((stop) => stop()));
-      await stackhooks.close();
-      await lock?.release();
-      throw new ConfigError(
-        `the metrics listener cannot listen on ${config.metricsHost}:${config.metricsPort} (${String(err)}); ` +
-          'set STACKHOOKS_METRICS_PORT to a free port (each process on a machine needs its own) or to off',
-      );
-    }
+    await listenOrUnwind(ops, config.metricsPort, config.metricsHost, unwind, (err) =>
+      `the metrics listener cannot listen on ${config.metricsHost}:${config.metricsPort} (${err}); ` +
+      'set STACKHOOKS_METRICS_PORT to a free port (each process on a machine needs its own) or to off',
+    );
     metricsPort = (ops.address() as AddressInfo).port;
     stops.push(() => closeGracefully(ops, config.shutdownGraceMs));
     logger.info('metrics listening', {
@@ -227,4 +219,20 @@ function listen(server: Server, port: number, host: string): Promise<void> {
       resolve();
     });
   });
+}
+
+/** Listen, or undo the start so far and fail with a message that says which setting to change. */
+async function listenOrUnwind(
+  server: Server,
+  port: number,
+  host: string,
+  unwind: () => Promise<void>,
+  message: (err: string) => string,
+): Promise<void> {
+  try {
+    await listen(server, port, host);
+  } catch (err) {
+    await unwind();
+    throw new ConfigError(message(String(err)));
+  }
 }

@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { chmod, mkdir, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
@@ -156,6 +157,31 @@ describe('a start that fails', function () {
     expect(line).to.include(`cannot use the data folder ${dataDir}`);
     expect(line).to.include('set STACKHOOKS_DATA_DIR (--data-dir)');
   });
+
+  for (const [name, setting] of [
+    ['metrics', 'STACKHOOKS_METRICS_PORT'],
+    ['Chainhook 1.x', 'STACKHOOKS_V1_PORT'],
+  ] as const) {
+    it(`refuses a taken ${name} port in one line naming ${setting}`, async () => {
+      const holder = createServer();
+      await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+      const taken = (holder.address() as AddressInfo).port;
+      try {
+        const host = setting.replace('_PORT', '_HOST');
+        const line = expectOneLine(
+          await failedStart({
+            STACKHOOKS_DATA_DIR: join(base, 'data'),
+            [setting]: String(taken),
+            [host]: '127.0.0.1',
+          }),
+        );
+        expect(line).to.include(`cannot listen on 127.0.0.1:${taken}`);
+        expect(line).to.include(`set ${setting} to a free port`);
+      } finally {
+        holder.close();
+      }
+    });
+  }
 
   it('refuses a data folder a running server holds in one line, and shows the stack with --verbose only', async () => {
     const dataDir = join(base, 'data');
