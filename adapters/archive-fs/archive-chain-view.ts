@@ -87,6 +87,18 @@ export class ArchiveChainView implements ChainView {
     return hash === NO_BLOCK ? undefined : hash;
   }
 
+  /** The canonical hashes from `from` (at least 0) up to `to` or the tip, in one read of the index file. */
+  async canonicalHashesIn(from: number, to: number): Promise<(string | undefined)[]> {
+    const last = Math.min(to, this.#tip?.height ?? -1);
+    const hashes = last < from ? [] : await this.#canonical.getRange(from, last);
+    for (let height = from; height <= last; height++) {
+      const changed = this.changedCanonical.get(height);
+      if (changed !== undefined) hashes[height - from] = changed;
+      if (hashes[height - from] === NO_BLOCK) hashes[height - from] = undefined;
+    }
+    return hashes;
+  }
+
   async tip(): Promise<BlockHeader | undefined> {
     return this.#tip;
   }

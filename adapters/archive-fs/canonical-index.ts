@@ -30,6 +30,20 @@ export class CanonicalIndex {
     return `0x${entry.toString('hex')}`;
   }
 
+  /** The hashes at `from`..`to` as written, in one read; undefined past the end of the file or for an empty entry. */
+  async getRange(from: number, to: number): Promise<(string | undefined)[]> {
+    const count = to - from + 1;
+    const entries = Buffer.alloc(count * ENTRY);
+    const { bytesRead } = await this.#handle.read(entries, 0, entries.length, from * ENTRY);
+    const hashes: (string | undefined)[] = [];
+    for (let i = 0; i < count; i++) {
+      const at = i * ENTRY;
+      const empty = at + ENTRY > bytesRead || entries.subarray(at, at + ENTRY).every((byte) => byte === 0);
+      hashes.push(empty ? undefined : `0x${entries.toString('hex', at, at + ENTRY)}`);
+    }
+    return hashes;
+  }
+
   /**
    * Write `entries`, cut the file after `heights` entries (the tip's height + 1) and make it durable.
    * Contiguous heights go out as one write. Re-running it with the same arguments is harmless.

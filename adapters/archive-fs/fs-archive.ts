@@ -14,6 +14,7 @@ import {
   type DiskSpaceReport,
 } from '../../core/storage/write-failure.js';
 import { ArchiveChainView } from './archive-chain-view.js';
+import { readCanonicalRange } from './canonical-range.js';
 import { decodeBlockRecord, encodeBlockRecord } from './block-record.js';
 import type { ArchiveState, PendingCheckpoint } from './archive-state.js';
 import type { CanonicalIndex } from './canonical-index.js';
@@ -45,6 +46,8 @@ const STORE = 'block archive';
 
 /** The embedded block archive: the BlockStore port plus explicit durability and shutdown. */
 export type FsArchive = BlockStore & {
+  /** The canonical blocks at `from`..`to`, read as a range (the archive always can). */
+  canonicalRange(from: number, to: number): Promise<(NormalizedBlock | undefined)[]>;
   /** Make every put so far durable now (a checkpoint). */
   sync(): Promise<void>;
   /** Checkpoint and close the files; every later call is refused. */
@@ -125,6 +128,10 @@ export class FsBlockArchive implements FsArchive {
       const hash = await this.#view.canonicalHashAt(height);
       return hash === undefined ? undefined : this.#read(hash);
     });
+  }
+
+  canonicalRange(from: number, to: number): Promise<(NormalizedBlock | undefined)[]> {
+    return this.#serial(() => readCanonicalRange(this.#view, this.#files.log, from, to));
   }
 
   tip(): Promise<BlockHeader | undefined> {

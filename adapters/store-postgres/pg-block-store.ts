@@ -96,6 +96,25 @@ export class PgBlockStore implements BlockStore {
     return rows.length === 0 ? undefined : (JSON.parse(rows[0].body) as NormalizedBlock);
   }
 
+  /**
+   * The canonical blocks at `from`..`to` in one query: a range scan of the canonical table's key
+   * joined to the bodies, one snapshot, so a reorganization mid-read cannot mix two chains.
+   */
+  async canonicalRange(from: number, to: number): Promise<(NormalizedBlock | undefined)[]> {
+    if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || to < from) return [];
+    const blocks = new Array<NormalizedBlock | undefined>(to - from + 1).fill(undefined);
+    const low = Math.max(from, 0);
+    const high = Math.min(to, MAX_BLOCK_HEIGHT);
+    if (high < low) return blocks;
+    const { rows } = await this.#db.pool.query<BodyRow & { height: number }>(
+      `SELECT c.height, b.body FROM canonical_blocks c JOIN blocks b ON b.hash = c.hash
+       WHERE c.height BETWEEN $1 AND $2`,
+      [low, high],
+    );
+    for (const row of rows) blocks[row.height - from] = JSON.parse(row.body) as NormalizedBlock;
+    return blocks;
+  }
+
   /** The canonical tip, from the one-row state table. */
   async tip(): Promise<BlockHeader | undefined> {
     const { rows } = await this.#db.pool.query<{ hash: Buffer | null; height: number; parent_hash: Buffer }>(

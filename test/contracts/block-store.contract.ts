@@ -165,6 +165,31 @@ export function blockStoreContract(name: string, open: () => Promise<BlockStoreS
       expect(await store.count()).to.equal(4);
     });
 
+    it('reads a range of canonical blocks in height order, undefined above the tip', async () => {
+      const main = await putChain(chain, 5);
+      const range = await store.canonicalRange?.(main[1].height, main[4].height + 2);
+      expect(range).to.deep.equal([...main.slice(1).map(blockOf), undefined, undefined]);
+    });
+
+    it('reads only the canonical branch of a range across a switch, and nothing above a lower tip', async () => {
+      const main = await putChain(chain, 5);
+      const fork = chain.forkFrom(main[1].hash);
+      const side = [headerOf(fork.next()), headerOf(fork.next())];
+      for (const header of side) await store.put(blockOf(header));
+      const range = await store.canonicalRange?.(main[0].height, main[4].height);
+      expect(range).to.deep.equal([blockOf(main[0]), blockOf(main[1]), ...side.map(blockOf), undefined]);
+    });
+
+    it('reads a range starting below the first block as undefined there', async () => {
+      const [a, b] = await putChain(chain, 2);
+      expect(await store.canonicalRange?.(-1, b.height)).to.deep.equal([
+        ...Array.from({ length: a.height + 1 }, () => undefined),
+        blockOf(a),
+        blockOf(b),
+      ]);
+      expect(await store.canonicalRange?.(b.height, a.height)).to.deep.equal([]);
+    });
+
     it('has no canonical block above the tip or at a negative height', async () => {
       const [a] = await putChain(chain, 1);
       expect(await store.getCanonicalAt(a.height + 1)).to.equal(undefined);

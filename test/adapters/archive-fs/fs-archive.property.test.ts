@@ -51,6 +51,11 @@ describe('the fs archive over random streams with gaps and poison', () => {
           for (const [height, hash] of view.canonical) {
             expect((await archive.getCanonicalAt(height))?.block_identifier.hash).to.equal(hash);
           }
+          // The range read, across gaps, switches and checkpoints, agrees with the model height by height.
+          const top = ((await view.tip())?.height ?? 0) + 1;
+          const range = (await archive.canonicalRange(0, top)).map((block) => block?.block_identifier.hash);
+          const expectedRange = Array.from({ length: top + 1 }, (_, height) => view.canonical.get(height));
+          expect(range).to.deep.equal(expectedRange);
         } finally {
           await archive.close();
           await rm(dir, { recursive: true, force: true });
