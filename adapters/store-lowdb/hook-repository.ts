@@ -1,6 +1,7 @@
 import { inject, injectable } from 'inversify';
 import type { LiveProgress, LiveStep } from '../../core/hooks/live-progress.js';
 import { advanceProgress, rebase, withLiveProgress } from '../../core/hooks/live-progress.js';
+import type { HookDefinition } from '../../core/hooks/definition.js';
 import { isListFiltered, matchesListFilter, type HookListFilter } from '../../core/hooks/list-filter.js';
 import type { StoredHook } from '../../core/hooks/record.js';
 import type {
@@ -120,14 +121,15 @@ export class LowdbHookRepository implements HookRepository {
       for (const uuid of new Set(uuids)) {
         const current = state.hooks.get(uuid);
         if (!current) continue;
-        const result = change(this.#view(current));
-        if (result !== undefined) updated.push(changedCopy(current, result));
+        const { hooks, liveStream } = this.file.state;
+        const result = change(withLiveProgress(liveStepCopy(current), hooks.baseOf(uuid), liveStream));
+        if (result !== undefined) updated.push(liveStepCopy(sameIdentity(current, result), current.definition));
       }
       state.liveStream = advanceProgress(state.liveStream, step);
       for (const hook of updated) state.hooks.replace(hook, state.liveStream.evaluated);
       const changed = step.blocks > 0 || updated.length > 0;
       return {
-        result: updated.map((hook) => structuredClone(hook)),
+        result: updated.map((hook) => liveStepCopy(hook)),
         hooks: changed ? updated.map((hook) => hook.uuid) : undefined,
       };
     });
@@ -204,6 +206,20 @@ function sameIdentity(current: StoredHook, next: StoredHook): StoredHook {
     }
   }
   return next;
+}
+
+/**
+ * A copy for a live step, which changes a hook's status and delivery state only: those are copied,
+ * while the definition (the bulk of a hook) is shared, as the port allows, unless it is not `stored`'s.
+ * A block that reaches a thousand hooks would otherwise copy a thousand definitions three times.
+ */
+function liveStepCopy(hook: StoredHook, stored: HookDefinition = hook.definition): StoredHook {
+  return {
+    ...hook,
+    definition: hook.definition === stored ? stored : structuredClone(hook.definition),
+    status: { ...hook.status },
+    ...(hook.delivery && { delivery: structuredClone(hook.delivery) }),
+  };
 }
 
 /** A private copy of a change's result, refused when the change moved the hook's identity or order. */

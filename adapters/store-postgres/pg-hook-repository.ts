@@ -273,25 +273,35 @@ async function writeChanges(
   change: (hook: StoredHook) => StoredHook | undefined,
   baseOf: (row: HookRow) => number,
 ): Promise<StoredHook[]> {
-  const updated: { hook: StoredHook; live_base: number }[] = [];
+  const updated: { hook: StoredHook; live_base: number; sameDefinition: boolean }[] = [];
   for (const row of rows) {
     // Identity is read from the row, not the object the change gets: a change may edit its argument.
     const identity = { uuid: row.uuid, owner: row.owner, created_at_ms: Number(row.created_at_ms) };
-    const next = change(toHook(row));
-    if (next !== undefined) updated.push({ hook: asStored(identity, next), live_base: baseOf(row) });
+    const given = toHook(row);
+    const definition = JSON.stringify(given.definition);
+    const next = change(given);
+    if (next === undefined) continue;
+    const hook = asStored(identity, next);
+    // Counters are what most changes move (every live step): the definition, the bulk of a row, is
+    // then neither sent nor rewritten.
+    updated.push({
+      hook,
+      live_base: baseOf(row),
+      sameDefinition: JSON.stringify(hook.definition) === definition,
+    });
   }
   if (updated.length === 0) return [];
   await client.query(
-    `UPDATE hooks SET definition = changed.definition, status = changed.status, delivery = changed.delivery,
-       live_base = changed.live_base
+    `UPDATE hooks SET definition = COALESCE(changed.definition, hooks.definition), status = changed.status,
+       delivery = changed.delivery, live_base = changed.live_base
      FROM jsonb_to_recordset($1::jsonb)
        AS changed (uuid text, definition jsonb, status jsonb, delivery jsonb, live_base bigint)
      WHERE hooks.uuid = changed.uuid`,
     [
       JSON.stringify(
-        updated.map(({ hook: { uuid, definition, status, delivery }, live_base }) => ({
+        updated.map(({ hook: { uuid, definition, status, delivery }, live_base, sameDefinition }) => ({
           uuid,
-          definition,
+          definition: sameDefinition ? null : definition,
           status,
           delivery: delivery ?? null,
           live_base,

@@ -51,6 +51,8 @@ export interface HookRepository {
    * these uuids that exists, whoever owns it, as of the progress before the step, and returns it as it
    * stands after the step's blocks (or undefined to leave it). Returns the hooks written. Only the
    * hooks that change state are named (payloads, limits), so a block costs what its matches cost.
+   * A step changes status and delivery state only: the definitions `change` gets and the returned
+   * hooks hold may be the store's own, never to be edited in place.
    */
   recordLiveStep(
     step: LiveStep,

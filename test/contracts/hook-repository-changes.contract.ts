@@ -101,6 +101,20 @@ export function hookChangeCases(current: () => HookRepositorySubject): void {
       await insertAll(repo, [a]);
       expect(await repo.recordLiveStep(noBlocks, [a.uuid], () => undefined)).to.deep.equal([]);
     });
+
+    it('keeps status and delivery changes apart from the objects the caller holds afterwards', async () => {
+      const a = newHook('alice');
+      await insertAll(repo, [a]);
+      const [written] = await repo.recordLiveStep(noBlocks, [a.uuid], (hook) => ({
+        ...countOccurrence(hook),
+        delivery: { resuming: { from_block_height: 5, next_block_height: 6 } },
+      }));
+      written.status.occurrence_count = 99;
+      written.delivery!.resuming!.next_block_height = 99;
+      const stored = (await repo.get('alice', a.uuid))!;
+      expect(stored.status.occurrence_count).to.equal(1);
+      expect(stored.delivery?.resuming).to.deep.equal({ from_block_height: 5, next_block_height: 6 });
+    });
   });
 
   describe('updateMany', () => {
