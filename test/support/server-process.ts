@@ -112,3 +112,15 @@ export async function runCli(
   const [code] = (await once(child, 'exit')) as [number | null];
   return { code, out };
 }
+
+/** Post each block to a server process's observer in turn, as a node would, expecting its 200. */
+export async function postNewBlocks(observerPort: string, blocks: object[]): Promise<void> {
+  for (const block of blocks) {
+    const res = await fetch(`http://127.0.0.1:${observerPort}/new_block`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(block),
+    });
+    if (res.status !== 200) throw new Error(`the observer answered ${res.status}: ${await res.text()}`);
+  }
+}

@@ -4,7 +4,7 @@ import { TEST_API_KEY } from '../../support/api-server.js';
 import { ChainBuilder, TEST_KEYS, addressOf, stxTransfer } from '../../support/block-builder.js';
 import { sampleDefinition } from '../../support/definitions.js';
 import { send } from '../../support/raw-http.js';
-import { freePort, spawnServer, type ServerProcess } from '../../support/server-process.js';
+import { freePort, postNewBlocks, spawnServer, type ServerProcess } from '../../support/server-process.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 import { startTestReceiver, type Received } from '../../support/test-receiver.js';
 
@@ -51,14 +51,7 @@ describe('backfill across a SIGKILL', function () {
     let id: string;
     let stored: { next_block_height: number; blocks_scanned: number };
     try {
-      for (const block of blocks) {
-        const res = await fetch(`http://127.0.0.1:${observerPort}/new_block`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(block),
-        });
-        expect(res.status).to.equal(200);
-      }
+      await postNewBlocks(observerPort, blocks);
       const tip = blocks.at(-1)!.block_height;
       for (;;) {
         const status = await send(first.baseUrl, 'GET', '/chainhooks/v1');
