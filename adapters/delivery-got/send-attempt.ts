@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { SendResult, WebhookRequest } from '../../core/ports/webhook-sender.js';
+import { sendResult, type SendResult, type WebhookRequest } from '../../core/ports/webhook-sender.js';
 import { parseRetryAfter } from './retry-after.js';
 import { describeSendError } from './send-error.js';
 import { addressRefusal, literalAddress, type HostLookup } from './target-resolution.js';
@@ -45,14 +45,8 @@ export async function attemptSend(
   exchange: Exchange,
 ): Promise<SendResult> {
   const clock = { started: performance.now() };
-  const report = (outcome: Partial<SendResult>): SendResult => ({
-    status: null,
-    retryAfterSeconds: null,
-    error: null,
-    refusedTarget: false,
-    ...outcome,
-    latencyMs: Math.round(performance.now() - clock.started),
-  });
+  const report = (outcome: Partial<SendResult>): SendResult =>
+    sendResult(outcome, Math.round(performance.now() - clock.started));
   let url: URL;
   try {
     url = new URL(request.url);

@@ -83,6 +83,8 @@ export type ServerConfig = {
   v1Key: string | undefined;
   /** STACKHOOKS_V1_OWNER: the owner of the predicates registered there (default `chainhook-v1`). */
   v1Owner: string;
+  /** STACKHOOKS_V1_FILE_APPEND_DIR: the folder 1.x predicates may `file_append` to (refused unless set). */
+  v1FileAppendDir: string | undefined;
   /** STACKHOOKS_DASHBOARD: serve the web dashboard at `/dashboard/` on the API's port (default true). */
   dashboard: boolean;
   /** STACKHOOKS_READY_MAX_BLOCK_AGE: a process that processes blocks is unready after this long without one (default 10m; 0 for never). */
@@ -269,6 +271,7 @@ export function readServerConfig(env: Source = process.env, flags: ServerFlags =
     v1Host: source.get('STACKHOOKS_V1_HOST') || '127.0.0.1',
     v1Key: source.get('STACKHOOKS_V1_KEY') || undefined,
     v1Owner: source.get('STACKHOOKS_V1_OWNER') || 'chainhook-v1',
+    v1FileAppendDir: source.get('STACKHOOKS_V1_FILE_APPEND_DIR') || undefined,
     metricsToken: source.get('STACKHOOKS_METRICS_TOKEN') || undefined,
     readyMaxBlockAgeMs: duration(source, 'STACKHOOKS_READY_MAX_BLOCK_AGE', 10 * 60_000),
     logFormat: oneOf(

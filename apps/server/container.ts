@@ -24,6 +24,7 @@ import { INPUT_VALIDATOR, type InputValidator } from '../../core/ports/input-val
 import { LOGGER, type Logger } from '../../core/ports/logger.js';
 import { TARGET_GUARD, type TargetGuard } from '../../core/ports/target-guard.js';
 import { WEBHOOK_SENDER, type WebhookSender } from '../../core/ports/webhook-sender.js';
+import { PAYLOAD_FILES, type PayloadFiles } from '../../core/ports/payload-files.js';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../../core/delivery/retry-policy.js';
 import {
   DELIVERY_SETTINGS,
@@ -36,6 +37,7 @@ import { DiskSpaceWatch } from '../../core/health/disk-space.js';
 import { DeliveryLog } from '../../core/use-cases/delivery-log.js';
 import { DELIVERY_RANDOM, WebhookDispatcher } from '../../core/use-cases/webhook-dispatcher.js';
 import { createDnsTargetGuard, createHttpWebhookSender } from '../../adapters/delivery-got/index.js';
+import { createFolderPayloadFiles } from '../../adapters/payload-files-fs/index.js';
 import { startDeliveryLoop, type DeliveryLoop } from './delivery-loop.js';
 import {
   DEFAULT_CIRCUIT_OPEN_MS,
@@ -101,6 +103,8 @@ export type Adapters = {
   eventLog: EventLog & { close?(): Promise<void> };
   deliveries: DeliveryQueue;
   sender: WebhookSender;
+  /** Where Chainhook 1.x's `file_append` payloads are appended; by default inside `fileAppendDir`, else refused. */
+  payloadFiles: PayloadFiles;
   hookChanges: HookChangeFeed;
   targetGuard: TargetGuard;
   /** Where canonical chain changes go; by default the live matcher. */
@@ -136,6 +140,11 @@ export type StackhooksOptions = {
   nodeRpc?: NodeRpcOptions;
   /** How hard backfills may press: scans at once, payloads in flight per backfill, heights a step. */
   backfills?: Partial<BackfillLimits>;
+  /**
+   * The folder Chainhook 1.x predicates may `file_append` to (paths are taken inside it); without
+   * it such predicates are refused at registration.
+   */
+  fileAppendDir?: string;
   /** Replacements for the default adapters. */
   adapters?: Partial<Adapters>;
   /**
@@ -333,6 +342,13 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     .toConstantValue(
       given.targetGuard ?? createDnsTargetGuard({ allowPrivateTargets: delivery.allowPrivateTargets }),
     );
+  container.bind(PAYLOAD_FILES).toConstantValue(
+    given.payloadFiles ??
+      createFolderPayloadFiles({
+        folder: options.fileAppendDir,
+        offReason: 'is refused: no folder is set for file_append (STACKHOOKS_V1_FILE_APPEND_DIR)',
+      }),
+  );
   container.bind(DELIVERY_RANDOM).toConstantValue(Math.random);
   container.bind(WebhookDispatcher).toSelf().inSingletonScope();
   container.bind(DeliveryLog).toSelf().inSingletonScope();

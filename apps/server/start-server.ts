@@ -65,6 +65,7 @@ export async function startServer(
         allowPrivateTargets: config.allowPrivateTargets,
       },
       nodeRpc: nodeRpcOptions(config),
+      fileAppendDir: config.v1FileAppendDir,
       adapters: { logger },
       dashboard: config.dashboard,
       // Only a process that processes blocks can tell a stalled chain from its own work.
@@ -115,9 +116,14 @@ export async function startServer(
       key: config.v1Key,
       logger,
     });
-    await listenOrUnwind(v1, config.v1Port, config.v1Host, unwind, (err) =>
-      `the Chainhook 1.x listener cannot listen on ${config.v1Host}:${config.v1Port} (${err}); ` +
-      'set STACKHOOKS_V1_PORT to a free port',
+    await listenOrUnwind(
+      v1,
+      config.v1Port,
+      config.v1Host,
+      unwind,
+      (err) =>
+        `the Chainhook 1.x listener cannot listen on ${config.v1Host}:${config.v1Port} (${err}); ` +
+        'set STACKHOOKS_V1_PORT to a free port',
     );
     v1Port = (v1.address() as AddressInfo).port;
     stops.push(() => closeGracefully(v1, config.shutdownGraceMs));
@@ -171,9 +177,14 @@ export async function startServer(
       ready: () => stackhooks.readiness(),
       token: config.metricsToken,
     });
-    await listenOrUnwind(ops, config.metricsPort, config.metricsHost, unwind, (err) =>
-      `the metrics listener cannot listen on ${config.metricsHost}:${config.metricsPort} (${err}); ` +
-      'set STACKHOOKS_METRICS_PORT to a free port (each process on a machine needs its own) or to off',
+    await listenOrUnwind(
+      ops,
+      config.metricsPort,
+      config.metricsHost,
+      unwind,
+      (err) =>
+        `the metrics listener cannot listen on ${config.metricsHost}:${config.metricsPort} (${err}); ` +
+        'set STACKHOOKS_METRICS_PORT to a free port (each process on a machine needs its own) or to off',
     );
     metricsPort = (ops.address() as AddressInfo).port;
     stops.push(() => closeGracefully(ops, config.shutdownGraceMs));

@@ -22,6 +22,11 @@ export type SendResult = {
   latencyMs: number;
 };
 
+/** A `SendResult` from what is known of an attempt: no status, error or Retry-After unless given. */
+export function sendResult(outcome: Partial<SendResult>, latencyMs: number): SendResult {
+  return { status: null, retryAfterSeconds: null, error: null, refusedTarget: false, ...outcome, latencyMs };
+}
+
 /** Sends webhook POSTs; never throws for a failed attempt: it reports it. */
 export interface WebhookSender {
   /** POST the body and report what happened. */

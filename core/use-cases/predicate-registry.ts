@@ -9,6 +9,7 @@ import type { StoredHook } from '../hooks/record.js';
 import { CLOCK, type Clock } from '../ports/clock.js';
 import { DELIVERY_QUEUE, type DeliveryQueue } from '../ports/delivery-queue.js';
 import { HOOK_REPOSITORY, type HookRepository } from '../ports/hook-repository.js';
+import { PAYLOAD_FILES, type PayloadFiles } from '../ports/payload-files.js';
 import { TARGET_GUARD, type TargetGuard } from '../ports/target-guard.js';
 import { SERVICE_SETTINGS, type ServiceSettings } from '../settings.js';
 import type { HookChangeListener } from './hook-registry.js';
@@ -33,6 +34,7 @@ export class PredicateRegistry {
     @inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
     @inject(DELIVERY_QUEUE) private readonly deliveries: DeliveryQueue,
     @inject(TARGET_GUARD) private readonly targets: TargetGuard,
+    @inject(PAYLOAD_FILES) private readonly files: PayloadFiles,
   ) {}
 
   /** Be told of every predicate registered or deleted here. */
@@ -54,18 +56,8 @@ export class PredicateRegistry {
         'validation',
         `networks.${this.settings.network} is missing: this service follows ${this.settings.network}`,
       );
-    if ('file_append' in part.then_that)
-      throw new StackhooksError(
-        'validation',
-        `networks.${this.settings.network}.then_that.file_append is not served: use http_post`,
-      );
-    const refusal = await this.targets.refusal(part.then_that.http_post.url);
-    if (refusal)
-      throw new StackhooksError(
-        'validation',
-        `networks.${this.settings.network}.then_that.http_post.url ${refusal}`,
-      );
-    const run = this.registering.then(() => this.insert(owner, predicate, part));
+    const url = await this.targetOf(part);
+    const run = this.registering.then(() => this.insert(owner, predicate, part, url));
     this.registering = run.catch(() => undefined);
     return run;
   }
@@ -96,10 +88,31 @@ export class PredicateRegistry {
     return true;
   }
 
-  private async insert(owner: string, predicate: StacksPredicate, part: NetworkPredicate): Promise<string> {
+  // Where the predicate's payloads go: its receiver's URL, or the `file:` URL of its file in the
+  // operator's folder. A target that may not be used is a validation error naming the field.
+  private async targetOf(part: NetworkPredicate): Promise<string> {
+    const at = `networks.${this.settings.network}.then_that`;
+    if ('file_append' in part.then_that) {
+      const placed = await this.files.place(part.then_that.file_append.path);
+      if ('refusal' in placed)
+        throw new StackhooksError('validation', `${at}.file_append.path ${placed.refusal}`);
+      return placed.url;
+    }
+    const refusal = await this.targets.refusal(part.then_that.http_post.url);
+    if (refusal) throw new StackhooksError('validation', `${at}.http_post.url ${refusal}`);
+    return part.then_that.http_post.url;
+  }
+
+  private async insert(
+    owner: string,
+    predicate: StacksPredicate,
+    part: NetworkPredicate,
+    url: string,
+  ): Promise<string> {
     if (await this.hooks.getByUuid(predicate.uuid))
       throw new StackhooksError('conflict', 'Predicate uuid already in use');
-    const hook = createHook(owner, predicate.uuid, this.definitionOf(predicate, part), this.clock.now());
+    const definition = this.definitionOf(predicate, part, url);
+    const hook = createHook(owner, predicate.uuid, definition, this.clock.now());
     if (!(await this.hooks.insert(hook, this.settings.maxHooksPerOwner))) {
       throw new StackhooksError(
         'limit_exceeded',
@@ -110,8 +123,7 @@ export class PredicateRegistry {
     return hook.uuid;
   }
 
-  private definitionOf(predicate: StacksPredicate, part: NetworkPredicate): HookDefinition {
-    const url = 'http_post' in part.then_that ? part.then_that.http_post.url : '';
+  private definitionOf(predicate: StacksPredicate, part: NetworkPredicate, url: string): HookDefinition {
     return {
       name: predicate.name.slice(0, 255),
       version: '1',

@@ -12,6 +12,7 @@ import type { Clock } from '../ports/clock.js';
 import type { DeliveryQueue, DueDelivery, OutgoingPayload } from '../ports/delivery-queue.js';
 import type { HookRepository } from '../ports/hook-repository.js';
 import type { Logger } from '../ports/logger.js';
+import { isFileTarget, type PayloadFiles } from '../ports/payload-files.js';
 import type { SendResult, WebhookSender } from '../ports/webhook-sender.js';
 import type { DeliverySettings, ServiceSettings } from '../settings.js';
 import type { AttemptRecorder } from './attempt-recorder.js';
@@ -31,6 +32,8 @@ export type Targets = { hooks: Map<string, StoredHook>; secrets: Map<string, str
 export type AttemptContext = {
   queue: DeliveryQueue;
   sender: WebhookSender;
+  /** Where a `file_append` predicate's payloads go: appended as lines instead of posted. */
+  files: PayloadFiles;
   accounts: AccountStore;
   hooks: HookRepository;
   clock: Clock;
@@ -114,7 +117,9 @@ export class WebhookAttempts {
     );
     const authorization = hook?.owner === payload.owner ? v1Authorization(hook) : undefined;
     if (authorization !== undefined) headers.authorization = authorization;
-    const result = await ctx.sender.send({ url, headers, body, timeoutMs: ctx.settings.timeoutMs });
+    const result = isFileTarget(url)
+      ? await ctx.files.append(url, body)
+      : await ctx.sender.send({ url, headers, body, timeoutMs: ctx.settings.timeoutMs });
     const lane = finish(result.latencyMs);
     this.count(lane, result);
     this.learn(origin, payload.hook_uuid, result);
@@ -220,10 +225,12 @@ function v1Authorization(hook: StoredHook): string | undefined {
   return action && 'http_post' in action ? action.http_post.authorization_header : undefined;
 }
 
-/** The origin (scheme, host, port) a circuit is kept for; an unparsable URL is its own origin. */
+/** The origin (scheme, host, port) a circuit is kept for; a file or an unparsable URL is its own origin. */
 export function originOf(url: string): string {
   try {
-    return new URL(url).origin;
+    const { origin } = new URL(url);
+    // A `file:` URL's origin is the opaque "null": each file stands alone.
+    return origin === 'null' ? url : origin;
   } catch {
     return url;
   }

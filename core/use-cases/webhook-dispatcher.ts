@@ -9,6 +9,7 @@ import { CLOCK, type Clock } from '../ports/clock.js';
 import { DELIVERY_QUEUE, type DeliveryQueue, type DueDelivery } from '../ports/delivery-queue.js';
 import { HOOK_REPOSITORY, type HookRepository } from '../ports/hook-repository.js';
 import { LOGGER, type Logger } from '../ports/logger.js';
+import { PAYLOAD_FILES, type PayloadFiles } from '../ports/payload-files.js';
 import { WEBHOOK_SENDER, type WebhookSender } from '../ports/webhook-sender.js';
 import {
   DELIVERY_SETTINGS,
@@ -91,6 +92,7 @@ export class WebhookDispatcher {
     @inject(DELIVERY_SETTINGS) private readonly settings: DeliverySettings,
     @inject(SERVICE_SETTINGS) service: ServiceSettings,
     @inject(DELIVERY_RANDOM) random: () => number,
+    @inject(PAYLOAD_FILES) files: PayloadFiles,
   ) {
     this.lanes = new DeliveryLanes({
       normalSlots: settings.concurrency,
@@ -108,6 +110,7 @@ export class WebhookDispatcher {
     this.attempts = new WebhookAttempts({
       queue,
       sender,
+      files,
       accounts,
       hooks,
       clock,

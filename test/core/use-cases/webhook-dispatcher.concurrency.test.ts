@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { MemoryOutbox } from '../../../adapters/outbox/index.js';
+import { createFolderPayloadFiles } from '../../../adapters/payload-files-fs/index.js';
 import { SystemClock, silentLogger } from '../../../adapters/system/index.js';
 import type { AccountStore } from '../../../core/ports/account-store.js';
 import type { AttemptReport, DeliveryQueue } from '../../../core/ports/delivery-queue.js';
@@ -70,6 +71,7 @@ function dispatcherOver(queue: DeliveryQueue, sender: WebhookSender): WebhookDis
     SETTINGS,
     { network: 'mainnet', maxHooksPerOwner: 100, serverVersion: 'test' },
     () => 0.5,
+    createFolderPayloadFiles({ folder: undefined, offReason: 'no file targets in this test' }),
   );
 }
 

@@ -1,0 +1,5 @@
+export {
+  FolderPayloadFiles,
+  createFolderPayloadFiles,
+  type FolderPayloadFilesOptions,
+} from './folder-payload-files.js';
