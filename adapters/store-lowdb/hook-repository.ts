@@ -149,16 +149,9 @@ export class LowdbHookRepository implements HookRepository {
     return Array.from(this.file.state.hooks.all(), (hook) => this.#view(hook));
   }
 
-  /** Hooks by status and `enabled`, counted in place (no copies). */
+  /** Hooks by status and `enabled`, kept counted as hooks change (no pass over the hooks). */
   async statusCounts(): Promise<HookStatusCount[]> {
-    const counts = new Map<string, HookStatusCount>();
-    for (const { status } of this.file.state.hooks.all()) {
-      const key = `${status.status}|${status.enabled}`;
-      const entry = counts.get(key);
-      if (entry) entry.count++;
-      else counts.set(key, { status: status.status, enabled: status.enabled, count: 1 });
-    }
-    return [...counts.values()];
+    return this.file.state.hooks.statusCounts();
   }
 
   /** A copy of a stored hook as the API shows it: its counters as of the live stream's progress. */

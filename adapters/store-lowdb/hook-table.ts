@@ -1,4 +1,5 @@
 import type { StoredHook } from '../../core/hooks/record.js';
+import type { HookStatusCount } from '../../core/ports/hook-repository.js';
 
 /** Listing order: oldest first by creation time, ties broken by uuid so the order is total. */
 export function compareHooks(a: StoredHook, b: StoredHook): number {
@@ -18,6 +19,8 @@ export class HookTable {
   readonly #byOwner = new Map<string, StoredHook[]>();
   /** The uuids added, replaced or removed since `takeTouched` was last called. */
   #touched = new Set<string>();
+  /** How many hooks hold each stored status and `enabled` value, kept as hooks come and go. */
+  readonly #statusCounts = new Map<string, HookStatusCount>();
 
   constructor(hooks: Iterable<StoredHook> = [], bases: { [uuid: string]: number } = {}) {
     for (const hook of hooks) this.add(hook, bases[hook.uuid] ?? 0);
@@ -47,6 +50,11 @@ export class HookTable {
     return this.#bases.get(uuid) ?? 0;
   }
 
+  /** How many hooks hold each stored status and `enabled` value; combinations with none left out. */
+  statusCounts(): HookStatusCount[] {
+    return [...this.#statusCounts.values()].filter(({ count }) => count > 0).map((entry) => ({ ...entry }));
+  }
+
   /** How many hooks the table holds. */
   get size(): number {
     return this.#byUuid.size;
@@ -73,6 +81,7 @@ export class HookTable {
     this.#byUuid.set(hook.uuid, hook);
     this.#bases.set(hook.uuid, base);
     this.#touched.add(hook.uuid);
+    this.#count(hook, 1);
     let list = this.#byOwner.get(hook.owner);
     if (!list) {
       list = [];
@@ -88,6 +97,8 @@ export class HookTable {
     if (!old) throw new Error(`hook ${hook.uuid} is not stored`);
     const list = this.#byOwner.get(old.owner)!;
     list[this.#indexOf(list, old)] = hook;
+    this.#count(old, -1);
+    this.#count(hook, 1);
     this.#byUuid.set(hook.uuid, hook);
     this.#bases.set(hook.uuid, base);
     this.#touched.add(hook.uuid);
@@ -99,11 +110,19 @@ export class HookTable {
     if (!hook) return false;
     this.#byUuid.delete(uuid);
     this.#bases.delete(uuid);
+    this.#count(hook, -1);
     this.#touched.add(uuid);
     const list = this.#byOwner.get(hook.owner)!;
     list.splice(this.#indexOf(list, hook), 1);
     if (list.length === 0) this.#byOwner.delete(hook.owner);
     return true;
+  }
+
+  #count({ status: { status, enabled } }: StoredHook, by: 1 | -1): void {
+    const key = `${status}|${enabled}`;
+    const entry = this.#statusCounts.get(key);
+    if (entry) entry.count += by;
+    else this.#statusCounts.set(key, { status, enabled, count: by });
   }
 
   /** The first position whose hook sorts after `hook` (binary search). */

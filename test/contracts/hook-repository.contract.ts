@@ -67,6 +67,21 @@ export function hookRepositoryContract(name: string, open: () => Promise<HookRep
       ]);
     });
 
+    it('keeps the counts by status through updates, live steps and deletes', async () => {
+      const [a, b, c] = [newHook('alice'), newHook('alice'), newHook('bob')];
+      await insertAll(repo, [a, b, c]);
+      await repo.update('alice', a.uuid, streaming);
+      await repo.recordLiveStep({ blocks: 0, height: 0, at: 0 }, [c.uuid], (hook) =>
+        interruptHook(streaming(hook)),
+      );
+      await repo.delete('alice', b.uuid);
+      const sorted = [...(await repo.statusCounts())].sort((x, y) => x.status.localeCompare(y.status));
+      expect(sorted).to.deep.equal([
+        { status: 'interrupted', enabled: false, count: 1 },
+        { status: 'streaming', enabled: true, count: 1 },
+      ]);
+    });
+
     it('returns undefined from get for another owner’s hook or an unknown uuid', async () => {
       const hook = newHook('alice');
       await repo.insert(hook, 10);
