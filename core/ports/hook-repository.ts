@@ -61,7 +61,7 @@ export interface HookRepository {
   ): Promise<StoredHook[]>;
   /** Remove one hook; false when the owner has no such hook. */
   delete(owner: string, uuid: string): Promise<boolean>;
-  /** Every hook of every owner, for building the matcher's index. */
+  /** Every hook of every owner, for building the matcher's index; definitions may be the store's own, never to be edited. */
   listAll(): Promise<StoredHook[]>;
   /** How many hooks there are of each status, enabled or not (for metrics; no hook is read whole). */
   statusCounts(): Promise<HookStatusCount[]>;
