@@ -83,6 +83,11 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
   private loaded: Promise<void> | undefined;
   /** Set when what this process keeps may be out of date: reloaded before the next chain event. */
   private stale = false;
+  /**
+   * Hooks told of while a step is being recorded: the copies the step returns were read before, so
+   * they must not undo what was told (an interruption told meanwhile would make the hook live again).
+   */
+  private toldDuringStep: Set<string> | undefined;
 
   constructor(
     @inject(HOOK_REPOSITORY) private readonly hooks: HookRepository,
@@ -93,6 +98,11 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
 
   /** Keep the index in step with the registry: a change takes effect from the next chain event. */
   hookChanged(uuid: string, hook: StoredHook | undefined): void {
+    this.toldDuringStep?.add(uuid);
+    this.keep(uuid, hook);
+  }
+
+  private keep(uuid: string, hook: StoredHook | undefined): void {
     const resumes = hook?.status.enabled && hook.status.status !== 'expired' && isResuming(hook);
     if (hook && resumes) {
       this.resuming.set(uuid, hook);
@@ -159,7 +169,7 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
   private freshen(): void {
     if (!this.stale) return;
     this.stale = false;
-    for (const uuid of [...this.live.keys(), ...this.resuming.keys()]) this.hookChanged(uuid, undefined);
+    for (const uuid of [...this.live.keys(), ...this.resuming.keys()]) this.keep(uuid, undefined);
     this.loaded = undefined;
   }
 
@@ -299,6 +309,8 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
     ]);
     if (step.blocks === 0 && uuids.size === 0) return;
     this.earliestExpiry = target + 1;
+    const told = new Set<string>();
+    this.toldDuringStep = told;
     try {
       const changed = await this.hooks.recordLiveStep(step, [...uuids], (stored) => {
         if (isResuming(stored)) return reorgAt === undefined ? stored : rewindResume(stored, reorgAt);
@@ -308,8 +320,9 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
         return countLiveStep(stored, heights, occurrence, now);
       });
       this.position = target;
-      for (const hook of changed) this.hookChanged(hook.uuid, hook);
+      for (const hook of changed) if (!told.has(hook.uuid)) this.keep(hook.uuid, hook);
     } finally {
+      this.toldDuringStep = undefined;
       this.earliestExpiry = this.position + 1;
     }
   }
@@ -321,8 +334,8 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
         this.earliestExpiry = this.position + 1;
         // Hooks told of before the load were scheduled without the position: schedule them again.
         const told = [...this.live.values()];
-        for (const hook of all) if (!this.live.has(hook.uuid)) this.hookChanged(hook.uuid, hook);
-        for (const hook of told) this.hookChanged(hook.uuid, hook);
+        for (const hook of all) if (!this.live.has(hook.uuid)) this.keep(hook.uuid, hook);
+        for (const hook of told) this.keep(hook.uuid, hook);
       },
       (err: unknown) => {
         // A store that was unavailable is asked again on the next call, not remembered as failed.

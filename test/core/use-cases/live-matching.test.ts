@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { interruptHook } from '../../../core/hooks/lifecycle.js';
 import { HOOK_REPOSITORY, type HookRepository } from '../../../core/ports/hook-repository.js';
 import { EvaluationDelivery } from '../../../core/use-cases/evaluation-delivery.js';
 import {
@@ -70,6 +71,32 @@ describe('LiveMatching', () => {
     s.stackhooks.liveMatching.resync();
     await s.ingest(next());
     expect(s.queue.all().map((p) => p.hook_uuid)).to.deep.equal([untold.uuid]);
+  });
+
+  it('keeps a hook interrupted while its block was being counted out of the next blocks', async () => {
+    const { next } = await busyChain();
+    const hook = await s.register({
+      filters: { events: [{ type: 'stx_event' }] },
+      options: { enable_on_registration: true },
+    });
+    const repository = s.stackhooks.container.get<HookRepository>(HOOK_REPOSITORY);
+    const recordLiveStep = repository.recordLiveStep.bind(repository);
+    let interruptOnce = true;
+    // Delivery interrupts the hook after the step read it and before the step's answer comes back.
+    repository.recordLiveStep = async (...args) => {
+      const counted = await recordLiveStep(...args);
+      if (interruptOnce) {
+        interruptOnce = false;
+        const interrupted = await repository.update(s.owner, hook.uuid, (stored) =>
+          interruptHook(stored, { first_missed_block_height: 1, interrupted_at: 0, reason: 'test' }),
+        );
+        s.stackhooks.liveMatching.hookChanged(hook.uuid, interrupted);
+      }
+      return counted;
+    };
+    await s.ingest(next());
+    await s.ingest(next());
+    expect(s.queue.all().map((p) => p.apply[0].index)).to.deep.equal([1]);
   });
 
   it('makes the first live block move an enabled hook from new to streaming and counts it', async () => {
