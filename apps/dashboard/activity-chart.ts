@@ -43,9 +43,10 @@ export function activityChart(
   const highest = Math.max(1, ...buckets.map((b) => Math.max(b.deliveries, b.failures)));
   const slot = WIDTH / buckets.length;
   const bar = (value: number) => (HEIGHT * value) / highest;
+  // The chart reads a bounded number of pages: when the hour holds more, it says what it shows.
+  const newestOnly = `the newest ${deliveries.length} deliveries only: the hour holds more`;
   const words =
-    `Last hour: ${total} deliveries, ${failures} failed attempts` +
-    (partial ? ' (only the newest deliveries were read)' : '');
+    `Last hour: ${total} deliveries, ${failures} failed attempts` + (partial ? ` (${newestOnly})` : '');
   const bars = buckets.flatMap((bucket, i) => [
     svg('rect', {
       class: 'deliveries',
@@ -84,7 +85,7 @@ export function activityChart(
       { class: 'legend' },
       el('span', {}, el('span', { class: 'swatch deliveries' }), `${total} deliveries`),
       el('span', {}, el('span', { class: 'swatch failures' }), `${failures} failed attempts`),
-      partial ? el('span', {}, 'newest deliveries only') : null,
+      partial ? el('span', { class: 'newest-only' }, `Showing ${newestOnly}.`) : null,
     ),
   );
 }

@@ -1,13 +1,17 @@
 /** Where the public API is, on the dashboard's own origin. */
 export const API_BASE = '/chainhooks/v1';
 
-/** A failed call, with a message a person can act on. */
+/** One field the server found wrong, by its API name (`from_block_height`). */
+export type FieldProblem = { field: string; message: string };
+
+/** A failed call, with a message a person can act on, and the fields a 400 names. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
 
   constructor(
     readonly status: number,
     message: string,
+    readonly fields: FieldProblem[] = [],
   ) {
     super(message);
   }
@@ -19,7 +23,7 @@ export type Api = {
   send<T>(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T>;
 };
 
-type ErrorBody = { message?: string; details?: { path?: string; message?: string }[] };
+type ErrorBody = { message?: string; details?: { field?: string; message?: string }[] };
 
 /** An API client sending `key` as the x-api-key header (never in the URL). */
 export function apiWithKey(key: string): Api {
@@ -45,7 +49,13 @@ export function apiWithKey(key: string): Api {
     if (response.status === 204) return undefined as T;
     const text = await response.text();
     const parsed = text === '' ? undefined : (JSON.parse(text) as unknown);
-    if (!response.ok) throw new ApiError(response.status, describeFailure(response, parsed as ErrorBody));
+    if (!response.ok) {
+      const failure = parsed as ErrorBody | undefined;
+      const fields = (failure?.details ?? []).flatMap(({ field, message }) =>
+        field && message ? [{ field, message }] : [],
+      );
+      throw new ApiError(response.status, describeFailure(response, failure), fields);
+    }
     return parsed as T;
   };
   return {
@@ -64,10 +74,11 @@ export function apiWithKey(key: string): Api {
 /** The server's reason in words that say what to do next. */
 function describeFailure(response: Response, body: ErrorBody | undefined): string {
   const reason = body?.message ?? response.statusText;
-  const fields = (body?.details ?? [])
-    .map((detail) => [detail.path, detail.message].filter(Boolean).join(' '))
-    .filter((line) => line !== '');
-  const detail = fields.length > 0 ? ` (${fields.join('; ')})` : '';
+  // The message repeats the first problem; the others are added to it.
+  const others = (body?.details ?? [])
+    .map((detail) => [detail.field, detail.message].filter(Boolean).join(' '))
+    .filter((line) => line !== '' && line !== reason);
+  const detail = others.length > 0 ? ` (also: ${others.join('; ')})` : '';
   switch (response.status) {
     case 401:
       return 'The API key was refused: it is unknown or has been revoked. Sign in again with a valid key (create one with `npx stackhooks keys create`).';

@@ -60,7 +60,7 @@ export type DeliveryAttempt = {
 export type DeliveryRecord = {
   id: string;
   hook_uuid: string;
-  kind: 'live' | 'evaluation';
+  kind: 'live' | 'evaluation' | 'backfill';
   state: DeliveryState;
   apply: { index: number; hash: string; tx_indexes: number[] }[];
   rollback: { index: number; hash: string }[];
@@ -89,3 +89,28 @@ export type ServiceStatus = {
 
 /** The consumer secret (`GET` or `POST /me/secret`). */
 export type ConsumerSecret = { secret: string | null; standard_webhooks_secret: string | null };
+
+/** Where a backfill is in its life. */
+export type BackfillState = 'queued' | 'running' | 'done' | 'cancelled' | 'failed';
+
+/** A backfill (`/me/{uuid}/backfills`); times are ms since the epoch. */
+export type BackfillRecord = {
+  id: string;
+  hook_uuid: string;
+  state: BackfillState;
+  from_block_height: number;
+  to_block_height: number;
+  next_block_height: number;
+  blocks_scanned: number;
+  blocks_matched: number;
+  blocks_missing: number;
+  payloads_queued: number;
+  payloads_delivered: number;
+  payloads_failed: number;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  beyond_archive: { from_block_height: number; to_block_height: number } | null;
+  reason: string | null;
+  blocks_per_second: number | null;
+};

@@ -2,11 +2,17 @@ import { el } from './dom.js';
 
 /**
  * Ask the user to confirm an action in a modal dialog (focus kept inside, Escape cancels); resolves
- * true only when the confirming button was pressed.
+ * true only when the confirming button was pressed. `dismissLabel` names the other button, for when
+ * "Cancel" would be ambiguous (cancelling a backfill).
  */
-export function confirmAction(question: string, detail: string, confirmLabel: string): Promise<boolean> {
+export function confirmAction(
+  question: string,
+  detail: string,
+  confirmLabel: string,
+  dismissLabel = 'Cancel',
+): Promise<boolean> {
   const confirm = el('button', { type: 'button', class: 'danger' }, confirmLabel);
-  const cancel = el('button', { type: 'button', class: 'secondary' }, 'Cancel');
+  const cancel = el('button', { type: 'button', class: 'secondary' }, dismissLabel);
   const dialog = el(
     'dialog',
     { 'aria-labelledby': 'confirm-title', 'aria-describedby': 'confirm-detail' },

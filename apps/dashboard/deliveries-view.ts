@@ -1,6 +1,8 @@
+import { ApiError } from './api-client.js';
 import type { DeliveryRecord, Page } from './api-types.js';
 import { el } from './dom.js';
 import { attemptFailed, describeAttempt, formatCount, formatTime } from './format.js';
+import { keptRows } from './kept-rows.js';
 import type { ViewContext } from './view.js';
 
 const PAGE_SIZE = 20;
@@ -8,13 +10,19 @@ const PAGE_SIZE = 20;
 /** The deliveries panel: its element, and `refresh` to read the log again (the page polls it). */
 export type DeliveriesPanel = { element: HTMLElement; refresh(): Promise<void> };
 
-/** A hook's delivery log: each payload's state, blocks and every attempt, with redelivery. */
-export function deliveriesPanel(context: ViewContext, uuid: string): DeliveriesPanel {
+/**
+ * A hook's delivery log: each payload's state, blocks and every attempt, with redelivery.
+ * `explainRefusal` says, in the dashboard's words, why the server refused (409) to send one again.
+ */
+export function deliveriesPanel(
+  context: ViewContext,
+  uuid: string,
+  explainRefusal: (refusal: ApiError) => string = (refusal) => refusal.message,
+): DeliveriesPanel {
   const { api } = context;
   let state = '';
   let offset = 0;
   let shown = '';
-  const rows = new Map<string, { json: string; row: HTMLTableRowElement }>();
 
   const stateChoice = el(
     'select',
@@ -33,6 +41,9 @@ export function deliveriesPanel(context: ViewContext, uuid: string): DeliveriesP
   });
   const caption = el('caption', {}, 'Loading deliveries…');
   const body = el('tbody');
+  // Rows are redrawn only when they changed, so an open list of attempts stays open and the
+  // focused button keeps the focus while new attempts come in.
+  const showRows = keptRows<DeliveryRecord>(body, deliveryRow);
   const previous = el('button', { type: 'button', class: 'secondary' }, 'Newer');
   const next = el('button', { type: 'button', class: 'secondary' }, 'Older');
   previous.addEventListener('click', () => {
@@ -83,22 +94,7 @@ export function deliveriesPanel(context: ViewContext, uuid: string): DeliveriesP
         : `Deliveries ${formatCount(offset + 1)} to ${formatCount(offset + page.results.length)} of ${formatCount(page.total)}, newest first`;
     previous.disabled = offset === 0;
     next.disabled = offset + page.results.length >= page.total;
-    // Rows are kept by id and redrawn only when they changed, so an open list of attempts stays
-    // open and the focused button keeps the focus while new attempts come in.
-    const fresh = page.results.map((delivery) => {
-      const deliveryJson = JSON.stringify(delivery);
-      const kept = rows.get(delivery.id);
-      if (kept && kept.json === deliveryJson) return kept.row;
-      const row = deliveryRow(delivery, kept?.row);
-      rows.set(delivery.id, { json: deliveryJson, row });
-      return row;
-    });
-    const focused = document.activeElement;
-    const focusKey = focused instanceof HTMLElement ? focused.dataset.focusKey : undefined;
-    body.replaceChildren(...fresh);
-    if (focusKey && !body.contains(focused))
-      body.querySelector<HTMLElement>(`[data-focus-key="${focusKey}"]`)?.focus();
-    for (const id of rows.keys()) if (!page.results.some((d) => d.id === id)) rows.delete(id);
+    showRows(page.results);
   }
 
   function deliveryRow(
@@ -150,7 +146,11 @@ export function deliveriesPanel(context: ViewContext, uuid: string): DeliveriesP
       context.announce('The delivery is queued again; its new attempts appear below.');
       await refresh();
     } catch (error) {
-      context.showError(error);
+      context.showError(
+        error instanceof ApiError && error.status === 409
+          ? new Error(`The delivery was not sent again: ${explainRefusal(error)}`)
+          : error,
+      );
     }
   }
 

@@ -1,6 +1,7 @@
 import { activityChart, recentDeliveries } from './activity-chart.js';
 import { ApiError } from './api-client.js';
 import type { HookRecord } from './api-types.js';
+import { backfillsPanel } from './backfills-panel.js';
 import { confirmAction } from './confirm-dialog.js';
 import { deliveriesPanel } from './deliveries-view.js';
 import { el } from './dom.js';
@@ -18,7 +19,8 @@ export function hookView(context: ViewContext, uuid: string): View {
   const summary = el('div', { class: 'actions' });
   const definition = el('div');
   const chart = el('div', {}, el('p', { class: 'hint' }, 'Reading the last hour…'));
-  const deliveries = deliveriesPanel(context, uuid);
+  const deliveries = deliveriesPanel(context, uuid, explainRefusal);
+  const backfills = backfillsPanel(context, uuid);
   const nameInput = el('input', { id: 'hook-name', name: 'name', required: true, maxlength: 256 });
   const urlInput = el('input', { id: 'hook-url', name: 'url', type: 'url', required: true, maxlength: 2048 });
   const blockInput = el('input', {
@@ -85,6 +87,7 @@ export function hookView(context: ViewContext, uuid: string): View {
       el('h2', { id: 'activity-title' }, 'Activity in the last hour'),
       chart,
     ),
+    backfills.element,
     deliveries.element,
   );
 
@@ -95,6 +98,7 @@ export function hookView(context: ViewContext, uuid: string): View {
         api.get<HookRecord>(`/me/${uuid}`),
         recentDeliveries(api, uuid, now),
         deliveries.refresh(),
+        backfills.refresh(),
       ]);
       if (stopped) return;
       const first = hook === undefined;
@@ -116,21 +120,19 @@ export function hookView(context: ViewContext, uuid: string): View {
     const { status: s, definition: d } = record;
     title.textContent = d.name;
     document.title = `${d.name} · stackhooks`;
-    const toggle = el('button', { type: 'button' }, s.enabled ? 'Disable' : 'Enable');
-    toggle.addEventListener('click', () => void setEnabled(!s.enabled));
+    const interruption = record.delivery?.interruption;
     const remove = el('button', { type: 'button', class: 'danger' }, 'Delete');
     remove.addEventListener('click', () => void deleteHook());
     const hadFocus = summary.contains(document.activeElement)
-      ? (document.activeElement as HTMLElement).textContent
-      : null;
+      ? (document.activeElement as HTMLElement).dataset.focusKey
+      : undefined;
     summary.replaceChildren(
       el('span', { class: `badge ${s.status}` }, s.status),
       el('span', {}, s.enabled ? 'enabled' : 'disabled'),
-      toggle,
+      ...toggles(record),
       remove,
     );
-    if (hadFocus === 'Enable' || hadFocus === 'Disable') toggle.focus();
-    const interruption = record.delivery?.interruption;
+    if (hadFocus) summary.querySelector<HTMLElement>(`[data-focus-key="${hadFocus}"]`)?.focus();
     definition.replaceChildren(
       el(
         'dl',
@@ -152,7 +154,7 @@ export function hookView(context: ViewContext, uuid: string): View {
         interruption
           ? fact(
               'Interrupted',
-              `${interruption.reason} (from block ${formatCount(interruption.first_missed_block_height)}); enable it to resume`,
+              `${interruption.reason}. Resume it to be sent every block it missed from block ${formatCount(interruption.first_missed_block_height)}, in order; or enable it from the tip and backfill what it skipped.`,
             )
           : null,
       ),
@@ -165,13 +167,57 @@ export function hookView(context: ViewContext, uuid: string): View {
     );
   }
 
-  async function setEnabled(value: boolean): Promise<void> {
+  // An interrupted hook is enabled one of two ways: resumed from the block it missed first, or from
+  // the tip (what it skipped is then offered as a backfill).
+  function toggles(record: HookRecord): HTMLElement[] {
+    const missed = record.delivery?.interruption?.first_missed_block_height;
+    const button = (label: string, focusKey: string, className: string, act: () => Promise<unknown>) =>
+      el(
+        'button',
+        { type: 'button', class: className, 'data-focus-key': focusKey, onclick: () => void act() },
+        label,
+      );
+    if (record.status.enabled) return [button('Disable', 'toggle', '', () => setEnabled(false))];
+    if (record.status.status !== 'interrupted' || missed === undefined)
+      return [button('Enable', 'toggle', '', () => setEnabled(true))];
+    return [
+      button(`Resume from block ${formatCount(missed)}`, 'toggle', '', () => setEnabled(true, true)),
+      button('Enable from the tip', 'from-tip', 'secondary', async () => {
+        if (!(await setEnabled(true))) return;
+        backfills.offer(missed);
+        context.announce(
+          `The hook is enabled from the tip. It skipped the blocks from ${formatCount(missed)} on: start a backfill from there (filled in below) to send them.`,
+        );
+      }),
+    ];
+  }
+
+  function explainRefusal(refusal: ApiError): string {
+    const { status, delivery } = hook ?? {};
+    if (delivery?.resuming && status?.enabled)
+      return `this hook is being sent the blocks it missed, in order (now at block ${formatCount(delivery.resuming.next_block_height)}). Redeliver once it has caught up.`;
+    if (status?.status === 'interrupted' && !status.enabled)
+      return 'this hook is interrupted, and a payload sent now would arrive after newer blocks. Resume the hook (the button at the top) to be sent every block it missed, in order.';
+    return `${refusal.message}.`;
+  }
+
+  async function setEnabled(value: boolean, resume = false): Promise<boolean> {
     try {
-      await api.send('PATCH', `/me/${uuid}/enabled`, { enabled: value });
-      context.announce(`The hook is ${value ? 'enabled' : 'disabled'}.`);
+      await api.send(
+        'PATCH',
+        `/me/${uuid}/enabled`,
+        resume ? { enabled: value, resume } : { enabled: value },
+      );
+      context.announce(
+        resume
+          ? 'The hook is resuming from the block it missed first.'
+          : `The hook is ${value ? 'enabled' : 'disabled'}.`,
+      );
       await load();
+      return true;
     } catch (error) {
       context.showError(error);
+      return false;
     }
   }
 

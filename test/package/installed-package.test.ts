@@ -229,6 +229,65 @@ describe('the package installed from its tarball', function () {
     }
   });
 
+  it('serves the dashboard at /dashboard/ with every file its page loads, started from node_modules with plain node', async () => {
+    const server = spawn(
+      process.execPath,
+      [join(project, 'node_modules/stackhooks/dist/apps/cli/main.js'), 'serve'],
+      {
+        cwd: project,
+        env: {
+          ...process.env,
+          STACKHOOKS_HOST: '127.0.0.1',
+          STACKHOOKS_PORT: '0',
+          STACKHOOKS_OBSERVER_PORT: '0',
+          STACKHOOKS_METRICS_PORT: '0',
+          STACKHOOKS_DATA_DIR: join(project, 'dashboard-data'),
+          STACKHOOKS_API_KEY: 'package-test-key-0123456789',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const exited = collect(server);
+    try {
+      let out = '';
+      server.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+      const listening = () =>
+        out
+          .split('\n')
+          .filter((line) => line.includes('"api listening"'))
+          .map((line) => JSON.parse(line) as { port: number })[0];
+      while (listening() === undefined) {
+        if (server.exitCode !== null) throw new Error(`the server exited:\n${(await exited).out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const base = `http://127.0.0.1:${listening()!.port}/dashboard/`;
+      const page = await fetch(base);
+      expect(page.status).to.equal(200);
+      expect(page.headers.get('content-type')).to.match(/^text\/html/);
+      const html = await page.text();
+      // The page's own files, then every module the scripts import, as a browser would follow them.
+      const wanted = [...html.matchAll(/(?:src|href)="([a-z-]+\.(?:js|css))"/g)].map((m) => m[1]);
+      expect(wanted).to.include.members(['app.js', 'style.css']);
+      const fetched = new Set<string>();
+      while (wanted.length > 0) {
+        const file = wanted.pop()!;
+        if (fetched.has(file)) continue;
+        fetched.add(file);
+        const res = await fetch(new URL(file, base));
+        expect(res.status, file).to.equal(200);
+        const text = await res.text();
+        if (file.endsWith('.js'))
+          wanted.push(...[...text.matchAll(/from '\.\/([a-z-]+\.js)'/g)].map((m) => m[1]));
+      }
+      expect(fetched).to.include.keys('hook-page.js', 'backfills-panel.js', 'system-page.js');
+      server.kill('SIGTERM');
+      const { code, out: all } = await exited;
+      expect(code, all).to.equal(0);
+    } finally {
+      server.kill('SIGKILL');
+    }
+  });
+
   it('type-checks a TypeScript consumer of the public types under tsc --strict, with no @types package of its own', async () => {
     await writeFile(join(project, 'consumer.ts'), CONSUMER_TS);
     await writeFile(

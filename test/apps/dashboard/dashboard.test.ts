@@ -1,61 +1,17 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { buildDashboard } from '../../../scripts/build-dashboard.mjs';
-import { runReplay } from '../../../apps/cli/replay-command.js';
-import { startTestServer, TEST_API_KEY, untilIngested, type TestServer } from '../../support/api-server.js';
-import { ChainBuilder, TEST_KEYS, addressOf, stxTransfer } from '../../support/block-builder.js';
-import { fixturePath, fixturesDir } from '../../support/fixtures.js';
+import { startTestServer, TEST_API_KEY, type TestServer } from '../../support/api-server.js';
+import { CHROMIUM, chromiumInstalled, launchChromium, screenshot } from '../../support/browser.js';
 import {
-  CHROMIUM,
-  chromiumInstalled,
-  launchChromium,
-  screenshot,
-  seriousAccessibilityViolations,
-} from '../../support/browser.js';
+  WAIT,
+  callApi,
+  expectAccessible as expectPageAccessible,
+  feedBlocks,
+  registerHook,
+  type Hook,
+} from '../../support/dashboard.js';
 import { startTestReceiver, type TestReceiver } from '../../support/test-receiver.js';
-
-// Every wait is on a condition, long enough for a loaded machine; none is a sleep.
-const WAIT = { timeout: 20_000 };
-
-/** The API's answer to a call with the test key. */
-async function callApi<T>(t: TestServer, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${t.baseUrl}/chainhooks/v1${path}`, {
-    method,
-    headers: {
-      'x-api-key': TEST_API_KEY,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(res.status, `${method} ${path}`).to.be.below(300);
-  return (res.status === 204 ? undefined : await res.json()) as T;
-}
-
-type Hook = { uuid: string; definition: { name: string }; status: { enabled: boolean } };
-
-/**
- * Feed the observer real recorded blocks (mainnet's first three, each with a coinbase), or blocks
- * built here with an STX transfer each when the recordings are absent.
- */
-async function feedBlocks(t: TestServer): Promise<void> {
-  if (fixturesDir()) {
-    await runReplay(fixturePath('stacks-blockchain-api/mainnet-block0.tsv'), { to: t.observerUrl, rate: 0 });
-  } else {
-    const chain = new ChainBuilder();
-    for (let i = 0; i < 3; i++) {
-      const block = chain.next({
-        transactions: [await stxTransfer({ recipient: addressOf(TEST_KEYS.bob), amount: 5n })],
-      });
-      const res = await fetch(`${t.observerUrl}/new_block`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(block),
-      });
-      expect(res.status).to.equal(200);
-    }
-  }
-  await untilIngested(t);
-}
 
 if (!chromiumInstalled()) {
   describe('the dashboard in a browser', () => {
@@ -69,6 +25,7 @@ if (!chromiumInstalled()) {
     let browser: Browser;
     let page: Page;
     const hooks: Record<string, Hook> = {};
+    let tip = 0;
 
     before(async () => {
       // The server serves the dashboard from the build's folder: build it from these sources.
@@ -76,14 +33,7 @@ if (!chromiumInstalled()) {
       receiver = await startTestReceiver();
       t = await startTestServer({ STACKHOOKS_RETRY_SCHEDULE: '0,200ms' });
       for (const name of ['payments watcher', 'mint alerts', 'coinbase feed']) {
-        hooks[name] = await callApi<Hook>(t, 'POST', '/me', {
-          name,
-          version: '1',
-          chain: 'stacks',
-          network: 'mainnet',
-          filters: { events: [{ type: 'coinbase' }, { type: 'stx_transfer' }] },
-          action: { type: 'http_post', url: receiver.url(`/${name.replace(/ /g, '-')}`) },
-        });
+        hooks[name] = await registerHook(t, name, receiver.url(`/${name.replace(/ /g, '-')}`));
       }
       browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -95,9 +45,7 @@ if (!chromiumInstalled()) {
       await receiver?.close();
     });
 
-    async function expectAccessible(): Promise<void> {
-      expect(await seriousAccessibilityViolations(page)).to.deep.equal([]);
-    }
+    const expectAccessible = () => expectPageAccessible(page);
 
     it('refuses a wrong key, saying so', async () => {
       await page.goto(`${t.baseUrl}/dashboard`);
@@ -198,7 +146,7 @@ if (!chromiumInstalled()) {
     });
 
     it('opens a hook fed with fixture blocks and shows its deliveries with every attempt', async () => {
-      await feedBlocks(t);
+      tip = await feedBlocks(t);
       await page.getByRole('link', { name: 'coinbase feed' }).click();
       await page.getByRole('heading', { level: 1, name: 'coinbase feed' }).waitFor(WAIT);
       const delivered = page.locator('tr[data-delivery]').filter({ has: page.locator('.badge.delivered') });
@@ -208,6 +156,17 @@ if (!chromiumInstalled()) {
       await page.getByText(/[1-9]\d* deliveries/).waitFor(WAIT);
       await screenshot(page, 'hook');
       await expectAccessible();
+    });
+
+    it("shows the hook's definition in words and as JSON", async () => {
+      const fact = (term: string) => page.locator('dl.facts dt', { hasText: term }).locator('+ dd');
+      expect(await fact('Filters').textContent()).to.equal('coinbase; stx_transfer');
+      expect(await fact('Webhook URL').textContent()).to.equal(receiver.url('/coinbase-feed'));
+      expect(await fact('Network').textContent()).to.equal('stacks mainnet');
+      await page.getByText('The definition as JSON').click();
+      const json = JSON.parse((await page.locator('details pre').first().textContent()) ?? '') as unknown;
+      const hook = await callApi<Hook>(t, 'GET', `/me/${hooks['coinbase feed'].uuid}`);
+      expect(json).to.deep.equal(hook.definition);
     });
 
     it('names the problem when a block to evaluate is not in the archive', async () => {
@@ -221,13 +180,8 @@ if (!chromiumInstalled()) {
 
     it('shows the attempts failing at a broken receiver as they happen, without a reload', async () => {
       receiver.reply(() => ({ status: 500 }));
-      const status = (await (await fetch(`${t.baseUrl}/chainhooks/v1`)).json()) as {
-        chain_tip: { block_height: number };
-      };
       // Asked through the API, not the page: only polling can bring the failure onto the page.
-      await callApi(t, 'POST', `/me/${hooks['coinbase feed'].uuid}/evaluate`, {
-        block_height: status.chain_tip.block_height,
-      });
+      await callApi(t, 'POST', `/me/${hooks['coinbase feed'].uuid}/evaluate`, { block_height: tip });
       const failed = page.locator('tr[data-delivery]').filter({ has: page.locator('.badge.failed') });
       await failed.first().waitFor(WAIT);
       await failed.first().locator('summary').click();
@@ -249,12 +203,14 @@ if (!chromiumInstalled()) {
       expect(receiver.received.length).to.be.above(before);
     });
 
-    it('renames the hook, and the API agrees', async () => {
+    it('renames the hook and points it at another URL, and the API agrees', async () => {
       await page.getByLabel('Name', { exact: true }).fill('coinbase feed, renamed');
+      await page.getByLabel('Webhook URL').fill(receiver.url('/moved'));
       await page.getByRole('button', { name: 'Save' }).click();
       await page.getByRole('heading', { level: 1, name: 'coinbase feed, renamed' }).waitFor(WAIT);
       const hook = await callApi<Hook>(t, 'GET', `/me/${hooks['coinbase feed'].uuid}`);
       expect(hook.definition.name).to.equal('coinbase feed, renamed');
+      expect(hook.definition.action.url).to.equal(receiver.url('/moved'));
     });
 
     it('deletes a hook only once the deletion is confirmed', async () => {
@@ -273,9 +229,19 @@ if (!chromiumInstalled()) {
       expect(res.status).to.equal(404);
     });
 
-    it('shows the chain and the outbox, and rotates the secret, showing it once', async () => {
+    it('shows the chain tip, the last block, the lag, the gaps and the outbox', async () => {
       await page.getByRole('link', { name: 'System' }).click();
       await page.getByText(/^block \d+ \(0x/).waitFor(WAIT);
+      const fact = async (term: string) =>
+        (await page.locator('dl.facts dt', { hasText: term }).locator('+ dd').textContent()) ?? '';
+      expect(await fact('Chain tip')).to.match(new RegExp(`^block ${tip} \\(0x[0-9a-f]{64}\\)$`));
+      expect(await fact('Last block')).to.match(/\(\d+ (s|min) ago\)$/);
+      expect(await fact('Lag')).to.match(/^\d+\.\d s, 0 posts not processed yet$/);
+      expect(await fact('Open gaps')).to.equal('none');
+      expect(await fact('Outbox')).to.match(/^(empty|\d+ payloads waiting, the oldest since .+)$/);
+    });
+
+    it('rotates the secret, showing it once', async () => {
       await page.getByRole('button', { name: 'Rotate the secret' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Rotate' }).click();
       const shown = page.locator('[data-secret="hex"]');

@@ -1,0 +1,300 @@
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import { buildDashboard } from '../../../scripts/build-dashboard.mjs';
+import { startTestServer, type TestServer } from '../../support/api-server.js';
+import { CHROMIUM, chromiumInstalled, launchChromium, screenshot } from '../../support/browser.js';
+import {
+  WAIT,
+  callApi,
+  expectAccessible,
+  feedBlocks,
+  registerHook,
+  signIn,
+  type Hook,
+} from '../../support/dashboard.js';
+import { until } from '../../support/delivery-server.js';
+import { startTestReceiver, type TestReceiver } from '../../support/test-receiver.js';
+
+type Backfill = { id: string; state: string; reason: string | null };
+
+// The chart of the last hour reads at most this many deliveries (3 pages of 60).
+const CHART_READS = 180;
+
+/** A promise the test resolves when it chooses: the slow receiver answers once it is. */
+function gate(): { opened: Promise<void>; open(): void } {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+if (!chromiumInstalled()) {
+  describe("a hook's page in a browser", () => {
+    it(`is skipped because no chromium is installed at ${CHROMIUM} (apt-get install chromium)`);
+  });
+} else {
+  describe("a hook's page in a browser", function () {
+    this.timeout(60_000);
+    let t: TestServer;
+    let receiver: TestReceiver;
+    let browser: Browser;
+    let page: Page;
+    let tip = 0;
+    let slow = gate();
+    let failing = true;
+    const hooks: Record<string, Hook> = {};
+    const path = (name: string) => `/${name.replace(/ /g, '-')}`;
+
+    before(async () => {
+      buildDashboard();
+      receiver = await startTestReceiver();
+      receiver.reply((request) => {
+        if (request.path === path('slow receiver')) return { status: 200, after: slow.opened };
+        if (request.path === path('failing receiver') && failing) return { status: 500 };
+        return { status: 200 };
+      });
+      t = await startTestServer({
+        STACKHOOKS_RETRY_SCHEDULE: '0,200ms',
+        // The test asks the API more often than a person would, beside the page's polling.
+        STACKHOOKS_RATE_LIMIT_PER_MINUTE: '100000',
+      });
+      for (const name of ['backfill feed', 'slow receiver', 'failing receiver', 'busy hook']) {
+        hooks[name] = await registerHook(t, name, receiver.url(path(name)));
+      }
+      // Its first live payload fails for good, which interrupts it and makes it skip the rest.
+      await callApi(t, 'PATCH', `/me/${hooks['failing receiver'].uuid}/enabled`, { enabled: true });
+      await callApi(t, 'PATCH', `/me/${hooks['busy hook'].uuid}/enabled`, { enabled: true });
+      tip = await feedBlocks(t);
+      await until(
+        async () =>
+          (await callApi<Hook>(t, 'GET', `/me/${hooks['failing receiver'].uuid}`)).status.status ===
+          'interrupted',
+      );
+      browser = await launchChromium();
+      page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await signIn(page, t);
+    });
+
+    after(async () => {
+      slow.open();
+      await browser?.close();
+      await t?.stop();
+      await receiver?.close();
+    });
+
+    const openHook = async (name: string) => {
+      await page.goto(`${t.baseUrl}/dashboard/#/hooks/${hooks[name].uuid}`);
+      await page.getByRole('heading', { level: 1, name }).waitFor(WAIT);
+    };
+    const cell = (row: ReturnType<Page['locator']>, label: string) =>
+      row.locator(`td[data-label="${label}"]`);
+
+    it('starts a backfill by keyboard and follows it to done, with its counters', async () => {
+      await openHook('backfill feed');
+      await page.getByLabel('From height').focus();
+      await page.keyboard.type(String(tip - 2));
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(String(tip));
+      await page.keyboard.press('Enter');
+      await page
+        .getByRole('status')
+        .filter({ hasText: `A backfill of blocks ${tip - 2} to ${tip} was started` })
+        .waitFor(WAIT);
+      const row = page.locator('tr[data-backfill]').filter({ has: page.locator('.badge.done') });
+      await row.waitFor(WAIT);
+      expect(await cell(row, 'Range').textContent()).to.equal(`${tip - 2} to ${tip}`);
+      expect(await cell(row, 'Blocks scanned').textContent()).to.equal('3 of 3');
+      expect(await cell(row, 'Blocks matched').textContent()).to.equal('3');
+      expect(await cell(row, 'Payloads delivered').textContent()).to.equal('3 of 3');
+      expect(await cell(row, 'Rate').textContent()).to.match(/^\d+(\.\d)? blocks\/s$/);
+      expect(await cell(row, 'Started').textContent()).not.to.equal('not yet');
+      expect(await cell(row, 'Finished').textContent()).not.to.equal('—');
+      const id = await row.getAttribute('data-backfill');
+      const sent = receiver.received.filter((r) => r.path === path('backfill feed'));
+      expect(sent.map((r) => r.headers['stackhooks-backfill-id'])).to.deep.equal([id, id, id]);
+      await page.getByText('1 backfill, newest first').waitFor(WAIT);
+      await screenshot(page, 'hook-backfills');
+      await expectAccessible(page);
+    });
+
+    it('names the field, in the form’s words, when a backfill cannot start', async () => {
+      await page.getByLabel('From height').fill(String(tip + 100));
+      await page.getByLabel('To height (optional)').fill('');
+      await page.getByRole('button', { name: 'Start backfill' }).click();
+      const message = `From height is above the archive (the archive's tip is ${tip}).`;
+      await page
+        .getByRole('alert')
+        .filter({ hasText: `The backfill was not started: ${message}` })
+        .waitFor(WAIT);
+      expect(await page.locator('#backfill-from-problem').textContent()).to.equal(message);
+      expect(await page.getByLabel('From height').getAttribute('aria-invalid')).to.equal('true');
+      expect(await page.evaluate('document.activeElement.id')).to.equal('backfill-from');
+
+      await page.getByLabel('From height').fill(String(tip));
+      await page.getByLabel('To height (optional)').fill(String(tip - 1));
+      await page.getByRole('button', { name: 'Start backfill' }).click();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: `To height must be at least from height (${tip}).` })
+        .waitFor(WAIT);
+      expect(await page.getByLabel('From height').getAttribute('aria-invalid')).to.equal(null);
+      expect(await page.evaluate('document.activeElement.id')).to.equal('backfill-to');
+      await expectAccessible(page);
+    });
+
+    it("shows a backfill's progress live while its receiver is slow, then done", async () => {
+      await openHook('slow receiver');
+      await page.getByLabel('From height').fill(String(tip - 2));
+      await page.getByRole('button', { name: 'Start backfill' }).click();
+      const row = page.locator('tr[data-backfill]').first();
+      await row.locator('.badge.running').waitFor(WAIT);
+      // Its receiver holds the first payload: the scan is over, nothing is delivered yet.
+      await cell(row, 'Payloads delivered')
+        .filter({ hasText: /^0 of 3$/ })
+        .waitFor(WAIT);
+      expect(await cell(row, 'Blocks scanned').textContent()).to.equal('3 of 3');
+      slow.open();
+      await row.locator('.badge.done').waitFor(WAIT);
+      expect(await cell(row, 'Payloads delivered').textContent()).to.equal('3 of 3');
+    });
+
+    it('cancels a running backfill once the cancel is confirmed, and the API agrees', async () => {
+      slow = gate();
+      await page.getByLabel('From height').fill(String(tip - 2));
+      await page.getByRole('button', { name: 'Start backfill' }).click();
+      await page.getByText('2 backfills, newest first').waitFor(WAIT);
+      const row = page.locator('tr[data-backfill]').first();
+      await row.locator('.badge.running').waitFor(WAIT);
+      const cancel = row.getByRole('button', { name: `Cancel the backfill of blocks ${tip - 2} to ${tip}` });
+      await cancel.click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Keep it running' }).click();
+      expect(await row.locator('.badge').textContent()).to.equal('running');
+      await cancel.click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Cancel backfill' }).click();
+      await row.locator('.badge.cancelled').waitFor(WAIT);
+      expect(await cell(row, 'State').locator('.hint').textContent()).to.equal('cancelled by request');
+      expect(await row.getByRole('button').count()).to.equal(0);
+      const id = await row.getAttribute('data-backfill');
+      const backfill = await callApi<Backfill>(
+        t,
+        'GET',
+        `/me/${hooks['slow receiver'].uuid}/backfills/${id}`,
+      );
+      expect(backfill.state).to.equal('cancelled');
+      expect(await page.evaluate('document.activeElement.id')).to.equal('backfills-title');
+      slow.open();
+    });
+
+    it('enables and disables the hook from its page, and the API agrees', async () => {
+      await openHook('backfill feed');
+      await page.getByRole('button', { name: 'Enable', exact: true }).click();
+      await page.getByRole('button', { name: 'Disable', exact: true }).waitFor(WAIT);
+      const uuid = hooks['backfill feed'].uuid;
+      expect((await callApi<Hook>(t, 'GET', `/me/${uuid}`)).status.enabled).to.equal(true);
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Enable', exact: true }).waitFor(WAIT);
+      expect((await callApi<Hook>(t, 'GET', `/me/${uuid}`)).status.enabled).to.equal(false);
+    });
+
+    it('evaluates a block from the page and shows the delivery it made', async () => {
+      await page.getByLabel('Block height or index block hash').fill(String(tip));
+      await page.getByRole('button', { name: 'Evaluate' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Block ${tip} is being evaluated` })
+        .waitFor(WAIT);
+      const evaluation = page
+        .locator('tr[data-delivery]')
+        .filter({ has: page.locator('td[data-label="Kind"]', { hasText: 'evaluation' }) });
+      await evaluation.locator('.badge.delivered').waitFor(WAIT);
+      expect(await cell(evaluation, 'Blocks').textContent()).to.equal(`apply ${tip}`);
+    });
+
+    it('filters the hooks table by status', async () => {
+      await page.getByRole('link', { name: 'Hooks', exact: true }).click();
+      await page.getByLabel('Status', { exact: true }).selectOption('interrupted');
+      await page.getByText('Hooks 1 to 1 of 1').waitFor(WAIT);
+      await page.getByRole('link', { name: 'failing receiver' }).waitFor(WAIT);
+      await page.getByLabel('Status', { exact: true }).selectOption('');
+      await page.getByText('Hooks 1 to 4 of 4').waitFor(WAIT);
+    });
+
+    it('says in words what to do when the API refuses a redelivery (409)', async () => {
+      await openHook('failing receiver');
+      const failed = page
+        .locator('tr[data-delivery]')
+        .filter({ has: page.locator('td[data-label="Kind"]', { hasText: 'live' }) })
+        .filter({ has: page.locator('.badge.failed') })
+        .first();
+      const refused = page.waitForResponse((r) => r.url().endsWith('/redeliver'));
+      await failed.getByRole('button', { name: /^Redeliver/ }).click();
+      expect((await refused).status()).to.equal(409);
+      await page
+        .getByRole('alert')
+        .filter({
+          hasText:
+            'The delivery was not sent again: this hook is interrupted, and a payload sent now would arrive after newer blocks. Resume the hook',
+        })
+        .waitFor(WAIT);
+      await expectAccessible(page);
+    });
+
+    it('resumes an interrupted hook from the block it missed first', async () => {
+      failing = false;
+      const before = receiver.received.filter((r) => r.path === path('failing receiver')).length;
+      await page.getByRole('button', { name: /^Resume from block \d+$/ }).click();
+      await page.getByRole('button', { name: 'Disable', exact: true }).waitFor(WAIT);
+      const sent = () => receiver.received.filter((r) => r.path === path('failing receiver')).length;
+      await until(() => sent() > before);
+      await until(async () => {
+        const hook = await callApi<Hook & { delivery?: { resuming?: unknown } }>(
+          t,
+          'GET',
+          `/me/${hooks['failing receiver'].uuid}`,
+        );
+        return hook.status.status === 'streaming' && hook.delivery?.resuming === undefined;
+      });
+      await page.locator('.badge.streaming').waitFor(WAIT);
+    });
+
+    it('says the chart shows the newest deliveries only when the hour holds more than it reads', async () => {
+      const uuid = hooks['busy hook'].uuid;
+      for (let i = 0; i <= CHART_READS; i++) {
+        await callApi(t, 'POST', `/me/${uuid}/evaluate`, { block_height: tip });
+      }
+      await until(
+        async () =>
+          (await callApi<{ total: number }>(t, 'GET', `/me/${uuid}/deliveries?limit=1`)).total > CHART_READS,
+      );
+      await openHook('busy hook');
+      const words = `the newest ${CHART_READS} deliveries only: the hour holds more`;
+      await page.getByText(`Showing ${words}.`).waitFor(WAIT);
+      const chart = page.getByRole('img', { name: /^Last hour:/ });
+      expect(await chart.getAttribute('aria-label')).to.equal(
+        `Last hour: ${CHART_READS} deliveries, 0 failed attempts (${words})`,
+      );
+      await openHook('backfill feed');
+      await page.getByRole('img', { name: /^Last hour: 4 deliveries/ }).waitFor(WAIT);
+      expect(await page.getByText(/the hour holds more/).count()).to.equal(0);
+    });
+
+    it('shows the backfills as cards at a phone width', async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.locator('tr[data-backfill]').first().waitFor(WAIT);
+      await screenshot(page, 'hook-backfills-phone');
+      await expectAccessible(page);
+      await page.setViewportSize({ width: 1280, height: 800 });
+    });
+
+    it('disables every selected hook at once, and the API agrees', async () => {
+      await page.getByRole('link', { name: 'Hooks', exact: true }).click();
+      await page.getByLabel('Select failing receiver').check();
+      await page.getByLabel('Select busy hook').check();
+      await page.getByText('2 selected').waitFor(WAIT);
+      await page.getByRole('button', { name: 'Disable selected' }).click();
+      await page.getByRole('button', { name: 'Enable failing receiver' }).waitFor(WAIT);
+      await page.getByRole('button', { name: 'Enable busy hook' }).waitFor(WAIT);
+      const listing = await callApi<{ results: Hook[] }>(t, 'GET', '/me');
+      expect(listing.results.filter((hook) => hook.status.enabled)).to.deep.equal([]);
+    });
+  });
+}
