@@ -14,6 +14,8 @@ type Head = { hook: HookQueue; at: number; seq: number; version: number };
 export class HookHeads {
   private readonly heap = new MinHeap<Head>((a, b) => a.at < b.at || (a.at === b.at && a.seq < b.seq));
   private versions = 0;
+  /** Heads of hooks that were busy when last due, by hook: out of the heap until they are free. */
+  private readonly parked = new Map<string, Head>();
 
   /** A new empty hook queue. */
   newQueue(uuid: string): HookQueue {
@@ -33,13 +35,21 @@ export class HookHeads {
 
   /** Up to `limit` hooks whose head is due at `now`, earliest first, leaving out those `skip` names. */
   due(now: number, limit: number, skip: (uuid: string) => boolean): HookQueue[] {
+    this.unpark(skip);
     const found: HookQueue[] = [];
     const taken: Head[] = [];
     while (found.length < limit) {
       const top = this.freshTop();
       if (!top || top.at > now) break;
-      taken.push(this.heap.pop()!);
-      if (!skip(top.hook.uuid)) found.push(top.hook);
+      this.heap.pop();
+      if (skip(top.hook.uuid)) {
+        // A hook with an attempt in flight stays out of the heap until it is free again (or its head
+        // moves), so each call does not pop and push every busy hook once more.
+        this.parked.set(top.hook.uuid, top);
+      } else {
+        taken.push(top);
+        found.push(top.hook);
+      }
     }
     // They stay heads until an attempt is recorded: put them back.
     for (const head of taken) this.heap.push(head);
@@ -48,12 +58,17 @@ export class HookHeads {
 
   /** When the earliest head is due, or undefined when no hook has one. */
   nextDueAt(): number | undefined {
-    return this.freshTop()?.at;
+    let at = this.freshTop()?.at;
+    for (const [uuid, head] of this.parked) {
+      if (head.version !== head.hook.version) this.parked.delete(uuid);
+      else if (at === undefined || head.at < at) at = head.at;
+    }
+    return at;
   }
 
   /** How many heap entries there are, stale ones included. */
   get size(): number {
-    return this.heap.size;
+    return this.heap.size + this.parked.size;
   }
 
   /** Rebuild from the hooks' current heads, shedding stale entries (the owner calls it when they pile up). */
@@ -66,7 +81,19 @@ export class HookHeads {
       const head = headOf(hook);
       if (head) fresh.push({ hook, at: head.at, seq: head.seq, version: hook.version });
     }
+    this.parked.clear();
     this.heap.reset(fresh);
+  }
+
+  /** Parked heads back into the heap once their hook is free; stale ones dropped. */
+  private unpark(skip: (uuid: string) => boolean): void {
+    for (const [uuid, head] of this.parked) {
+      if (head.version !== head.hook.version) this.parked.delete(uuid);
+      else if (!skip(uuid)) {
+        this.parked.delete(uuid);
+        this.heap.push(head);
+      }
+    }
   }
 
   private freshTop(): Head | undefined {
