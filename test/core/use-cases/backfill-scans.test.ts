@@ -105,4 +105,30 @@ describe('BackfillScans', function () {
     expect(fromBackfill.map(heightOf)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(live.map(heightOf)).to.deep.equal([11]);
   });
+
+  it('drops a queued payload whose block a reorganization took off the canonical chain, and sends no orphan', async () => {
+    const hook = await register(false);
+    const { id } = await s.stackhooks.backfills.request(s.owner, hook.uuid, { from_block_height: 1 });
+    await receiver.arrived(1);
+    // Blocks 9 and 10 (queued, not sent) are replaced by a longer fork from 8.
+    const fork = chain.forkFrom(chain.blocks().find((b) => b.block_height === 8)!.index_block_hash);
+    const replaced = chain
+      .blocks()
+      .filter((b) => b.block_height > 8)
+      .map((b) => b.index_block_hash);
+    for (let i = 0; i < 3; i++) await s.stackhooks.ingest.ingestNodeBlock(fork.next());
+    receiver.release();
+    const finished = await s.finished(hook.uuid, id);
+    expect(finished).to.include({ state: 'done', payloads_delivered: 8, payloads_failed: 2 });
+    const sentHashes = receiver.sent.map(
+      (r) =>
+        (JSON.parse(r.body) as { event: { apply: { block_identifier: { hash: string } }[] } }).event.apply[0]
+          .block_identifier.hash,
+    );
+    expect(receiver.sent.map(heightOf)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(sentHashes.filter((hash) => replaced.includes(hash))).to.deep.equal([]);
+    const failed = (await s.stackhooks.deliveryLog.list(s.owner, hook.uuid, { state: 'failed' })).results;
+    expect(failed.map((r) => r.apply[0].index).sort((a, b) => a - b)).to.deep.equal([9, 10]);
+    for (const record of failed) expect(record.failure_reason).to.contain('left the canonical chain');
+  });
 });
