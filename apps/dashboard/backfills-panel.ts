@@ -1,7 +1,7 @@
 import { ApiError, type FieldProblem } from './api-client.js';
 import type { BackfillRecord } from './api-types.js';
 import { confirmAction } from './confirm-dialog.js';
-import { el } from './dom.js';
+import { el, field } from './dom.js';
 import { formatCount, formatTime } from './format.js';
 import { keptRows } from './kept-rows.js';
 import type { ViewContext } from './view.js';
@@ -29,11 +29,10 @@ export function backfillsPanel(context: ViewContext, uuid: string): BackfillsPan
   const form = el(
     'form',
     { class: 'inline top', 'aria-labelledby': 'backfills-title' },
-    el('div', { class: 'field' }, el('label', { for: 'backfill-from' }, 'From height'), from, fromProblem),
-    el(
-      'div',
-      { class: 'field' },
-      el('label', { for: 'backfill-to' }, 'To height (optional)'),
+    field('backfill-from', 'From height', from, fromProblem),
+    field(
+      'backfill-to',
+      'To height (optional)',
       to,
       el('span', { id: 'backfill-to-help', class: 'hint' }, 'Empty: up to the chain tip.'),
       toProblem,

@@ -1,6 +1,6 @@
 import { ApiError } from './api-client.js';
 import type { DeliveryRecord, Page } from './api-types.js';
-import { el } from './dom.js';
+import { choice, el, field } from './dom.js';
 import { attemptFailed, describeAttempt, formatCount, formatTime } from './format.js';
 import { keptRows } from './kept-rows.js';
 import type { ViewContext } from './view.js';
@@ -24,16 +24,12 @@ export function deliveriesPanel(
   let offset = 0;
   let shown = '';
 
-  const stateChoice = el(
-    'select',
-    { id: 'delivery-state' },
-    ...[
-      ['', 'Every state'],
-      ['pending', 'Pending'],
-      ['delivered', 'Delivered'],
-      ['failed', 'Failed'],
-    ].map(([value, label]) => el('option', { value }, label)),
-  );
+  const stateChoice = choice('delivery-state', [
+    ['', 'Every state'],
+    ['pending', 'Pending'],
+    ['delivered', 'Delivered'],
+    ['failed', 'Failed'],
+  ]);
   stateChoice.addEventListener('change', () => {
     state = stateChoice.value;
     offset = 0;
@@ -58,7 +54,7 @@ export function deliveriesPanel(
     'section',
     { class: 'card', 'aria-labelledby': 'deliveries-title' },
     el('h2', { id: 'deliveries-title' }, 'Deliveries'),
-    el('div', { class: 'field' }, el('label', { for: 'delivery-state' }, 'Show'), stateChoice),
+    field('delivery-state', 'Show', stateChoice),
     el(
       'table',
       { class: 'cards deliveries' },

@@ -19,6 +19,18 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
+/** A form control under its label (`id` is the control's), with anything else to show below it. */
+export function field(id: string, label: string, control: HTMLElement, ...below: Child[]): HTMLElement {
+  return el('div', { class: 'field' }, el('label', { for: id }, label), control, ...below);
+}
+
+/** A select of `[value, label]` options, with `value` chosen. */
+export function choice(id: string, options: string[][], value = ''): HTMLSelectElement {
+  const select = el('select', { id }, ...options.map(([v, label]) => el('option', { value: v }, label)));
+  select.value = value;
+  return select;
+}
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** An SVG element with its attributes and children. */

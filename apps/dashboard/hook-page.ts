@@ -4,7 +4,7 @@ import type { HookRecord } from './api-types.js';
 import { backfillsPanel } from './backfills-panel.js';
 import { confirmAction } from './confirm-dialog.js';
 import { deliveriesPanel } from './deliveries-view.js';
-import { el } from './dom.js';
+import { el, field } from './dom.js';
 import { poll } from './polling.js';
 import { formatCount, formatTime, summarizeFilters } from './format.js';
 import type { View, ViewContext } from './view.js';
@@ -273,10 +273,6 @@ export function hookView(context: ViewContext, uuid: string): View {
       polling.stop();
     },
   };
-}
-
-function field(id: string, label: string, control: HTMLElement): HTMLElement {
-  return el('div', { class: 'field' }, el('label', { for: id }, label), control);
 }
 
 function fact(term: string, value: string): HTMLElement[] {

@@ -1,5 +1,5 @@
 import { HOOK_STATUS_VALUES, type HookRecord, type Page } from './api-types.js';
-import { el } from './dom.js';
+import { choice, el, field } from './dom.js';
 import { formatCount, formatTime, summarizeFilters } from './format.js';
 import type { View, ViewContext } from './view.js';
 
@@ -202,17 +202,21 @@ export function hooksView(context: ViewContext): View {
       else selected.delete(hook.uuid);
       renderRows();
     });
+    // An interrupted hook is resumed from the block it missed first: enabling it from the tip
+    // would skip blocks without a word.
+    const resume = !s.enabled && s.status === 'interrupted';
+    const action = s.enabled ? 'Disable' : resume ? 'Resume' : 'Enable';
     const toggle = el(
       'button',
       {
         type: 'button',
         class: 'secondary',
         'data-focus-key': `toggle-${hook.uuid}`,
-        'aria-label': `${s.enabled ? 'Disable' : 'Enable'} ${definition.name}`,
+        'aria-label': `${action} ${definition.name}`,
       },
-      s.enabled ? 'Disable' : 'Enable',
+      action,
     );
-    toggle.addEventListener('click', () => void setEnabled(hook, !s.enabled));
+    toggle.addEventListener('click', () => void setEnabled(hook, !s.enabled, resume));
     const occurrence =
       s.last_occurrence_block_height === null
         ? 'never'
@@ -255,10 +259,19 @@ export function hooksView(context: ViewContext): View {
     );
   }
 
-  async function setEnabled(hook: HookRecord, value: boolean): Promise<void> {
+  async function setEnabled(hook: HookRecord, value: boolean, resume: boolean): Promise<void> {
     try {
-      await api.send('PATCH', `/me/${hook.uuid}/enabled`, { enabled: value });
-      context.announce(`${hook.definition.name} is ${value ? 'enabled' : 'disabled'}.`);
+      await api.send(
+        'PATCH',
+        `/me/${hook.uuid}/enabled`,
+        resume ? { enabled: true, resume } : { enabled: value },
+      );
+      const { name } = hook.definition;
+      context.announce(
+        resume
+          ? `${name} is resuming: it is sent every block it missed, in order.`
+          : `${name} is ${value ? 'enabled' : 'disabled'}.`,
+      );
     } catch (error) {
       context.showError(error);
     }
@@ -289,14 +302,4 @@ export function hooksView(context: ViewContext): View {
 
 function filtered(): boolean {
   return listing.name !== '' || listing.status !== '' || listing.enabled !== '';
-}
-
-function choice(id: string, options: string[][], value: string): HTMLSelectElement {
-  const select = el('select', { id }, ...options.map(([v, label]) => el('option', { value: v }, label)));
-  select.value = value;
-  return select;
-}
-
-function field(id: string, label: string, control: HTMLElement): HTMLElement {
-  return el('div', { class: 'field' }, el('label', { for: id }, label), control);
 }

@@ -16,6 +16,9 @@ import { until } from '../../support/delivery-server.js';
 import { startTestReceiver, type TestReceiver } from '../../support/test-receiver.js';
 
 type Backfill = { id: string; state: string; reason: string | null };
+type InterruptedHook = Hook & {
+  delivery?: { interruption?: { first_missed_block_height: number }; resuming?: unknown };
+};
 
 // The chart of the last hour reads at most this many deliveries (3 pages of 60).
 const CHART_READS = 180;
@@ -40,7 +43,8 @@ if (!chromiumInstalled()) {
     let page: Page;
     let tip = 0;
     let slow = gate();
-    let failing = true;
+    // Receivers that answer 500 until a test takes them out of this set.
+    const failing = new Set(['failing receiver', 'skipping receiver', 'resumed from the table']);
     const hooks: Record<string, Hook> = {};
     const path = (name: string) => `/${name.replace(/ /g, '-')}`;
 
@@ -49,7 +53,7 @@ if (!chromiumInstalled()) {
       receiver = await startTestReceiver();
       receiver.reply((request) => {
         if (request.path === path('slow receiver')) return { status: 200, after: slow.opened };
-        if (request.path === path('failing receiver') && failing) return { status: 500 };
+        if ([...failing].some((name) => request.path === path(name))) return { status: 500 };
         return { status: 200 };
       });
       t = await startTestServer({
@@ -57,18 +61,17 @@ if (!chromiumInstalled()) {
         // The test asks the API more often than a person would, beside the page's polling.
         STACKHOOKS_RATE_LIMIT_PER_MINUTE: '100000',
       });
-      for (const name of ['backfill feed', 'slow receiver', 'failing receiver', 'busy hook']) {
+      for (const name of ['backfill feed', 'slow receiver', 'busy hook', ...failing]) {
         hooks[name] = await registerHook(t, name, receiver.url(path(name)));
       }
-      // Its first live payload fails for good, which interrupts it and makes it skip the rest.
-      await callApi(t, 'PATCH', `/me/${hooks['failing receiver'].uuid}/enabled`, { enabled: true });
-      await callApi(t, 'PATCH', `/me/${hooks['busy hook'].uuid}/enabled`, { enabled: true });
+      // A failing receiver's first live payload fails for good, which interrupts its hook and
+      // makes it skip the blocks after.
+      for (const name of ['busy hook', ...failing]) {
+        await callApi(t, 'PATCH', `/me/${hooks[name].uuid}/enabled`, { enabled: true });
+      }
       tip = await feedBlocks(t);
-      await until(
-        async () =>
-          (await callApi<Hook>(t, 'GET', `/me/${hooks['failing receiver'].uuid}`)).status.status ===
-          'interrupted',
-      );
+      for (const name of failing)
+        await until(async () => (await hookOf(name)).status.status === 'interrupted');
       browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       await signIn(page, t);
@@ -81,6 +84,7 @@ if (!chromiumInstalled()) {
       await receiver?.close();
     });
 
+    const hookOf = (name: string) => callApi<InterruptedHook>(t, 'GET', `/me/${hooks[name].uuid}`);
     const openHook = async (name: string) => {
       await page.goto(`${t.baseUrl}/dashboard/#/hooks/${hooks[name].uuid}`);
       await page.getByRole('heading', { level: 1, name }).waitFor(WAIT);
@@ -212,10 +216,10 @@ if (!chromiumInstalled()) {
     it('filters the hooks table by status', async () => {
       await page.getByRole('link', { name: 'Hooks', exact: true }).click();
       await page.getByLabel('Status', { exact: true }).selectOption('interrupted');
-      await page.getByText('Hooks 1 to 1 of 1').waitFor(WAIT);
-      await page.getByRole('link', { name: 'failing receiver' }).waitFor(WAIT);
+      await page.getByText('Hooks 1 to 3 of 3').waitFor(WAIT);
+      for (const name of failing) await page.getByRole('link', { name }).waitFor(WAIT);
       await page.getByLabel('Status', { exact: true }).selectOption('');
-      await page.getByText('Hooks 1 to 4 of 4').waitFor(WAIT);
+      await page.getByText('Hooks 1 to 6 of 6').waitFor(WAIT);
     });
 
     it('says in words what to do when the API refuses a redelivery (409)', async () => {
@@ -239,21 +243,60 @@ if (!chromiumInstalled()) {
     });
 
     it('resumes an interrupted hook from the block it missed first', async () => {
-      failing = false;
-      const before = receiver.received.filter((r) => r.path === path('failing receiver')).length;
+      failing.delete('failing receiver');
+      const sent = () => receiver.received.filter((r) => r.path === path('failing receiver')).length;
+      const before = sent();
       await page.getByRole('button', { name: /^Resume from block \d+$/ }).click();
       await page.getByRole('button', { name: 'Disable', exact: true }).waitFor(WAIT);
-      const sent = () => receiver.received.filter((r) => r.path === path('failing receiver')).length;
       await until(() => sent() > before);
       await until(async () => {
-        const hook = await callApi<Hook & { delivery?: { resuming?: unknown } }>(
-          t,
-          'GET',
-          `/me/${hooks['failing receiver'].uuid}`,
-        );
+        const hook = await hookOf('failing receiver');
         return hook.status.status === 'streaming' && hook.delivery?.resuming === undefined;
       });
       await page.locator('.badge.streaming').waitFor(WAIT);
+    });
+
+    it('enables an interrupted hook from the tip, then backfills the blocks it skipped', async () => {
+      failing.delete('skipping receiver');
+      const missed = (await hookOf('skipping receiver')).delivery!.interruption!.first_missed_block_height;
+      await openHook('skipping receiver');
+      await page.getByRole('button', { name: 'Enable from the tip' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `It skipped the blocks from ${missed} on: start a backfill from there` })
+        .waitFor(WAIT);
+      expect(await page.getByLabel('From height').inputValue()).to.equal(String(missed));
+      expect((await hookOf('skipping receiver')).status.enabled).to.equal(true);
+      await page.getByRole('button', { name: 'Start backfill' }).click();
+      const row = page.locator('tr[data-backfill]').filter({ has: page.locator('.badge.done') });
+      await row.waitFor(WAIT);
+      const blocks = tip - missed + 1;
+      expect(await cell(row, 'Payloads delivered').textContent()).to.equal(`${blocks} of ${blocks}`);
+      const id = await row.getAttribute('data-backfill');
+      const backfilled = receiver.received.filter(
+        (r) => r.path === path('skipping receiver') && r.headers['stackhooks-backfill-id'] === id,
+      );
+      expect(
+        backfilled.map(
+          (r) =>
+            (JSON.parse(r.body) as { event: { apply: { block_identifier: { index: number } }[] } }).event
+              .apply[0].block_identifier.index,
+        ),
+      ).to.deep.equal(Array.from({ length: blocks }, (_, i) => missed + i));
+    });
+
+    it('resumes an interrupted hook from the hooks table', async () => {
+      failing.delete('resumed from the table');
+      const sent = () => receiver.received.filter((r) => r.path === path('resumed from the table')).length;
+      const before = sent();
+      await page.getByRole('link', { name: 'Hooks', exact: true }).click();
+      await page.getByRole('button', { name: 'Resume resumed from the table' }).click();
+      await page.getByRole('button', { name: 'Disable resumed from the table' }).waitFor(WAIT);
+      await until(async () => {
+        const hook = await hookOf('resumed from the table');
+        return hook.status.status === 'streaming' && hook.delivery?.resuming === undefined;
+      });
+      await until(() => sent() > before);
     });
 
     it('says the chart shows the newest deliveries only when the hour holds more than it reads', async () => {
@@ -293,8 +336,8 @@ if (!chromiumInstalled()) {
       await page.getByRole('button', { name: 'Disable selected' }).click();
       await page.getByRole('button', { name: 'Enable failing receiver' }).waitFor(WAIT);
       await page.getByRole('button', { name: 'Enable busy hook' }).waitFor(WAIT);
-      const listing = await callApi<{ results: Hook[] }>(t, 'GET', '/me');
-      expect(listing.results.filter((hook) => hook.status.enabled)).to.deep.equal([]);
+      for (const name of ['failing receiver', 'busy hook'])
+        expect((await hookOf(name)).status.enabled, name).to.equal(false);
     });
   });
 }
