@@ -33,10 +33,12 @@ export class FolderPayloadFiles implements PayloadFiles {
     if (path.includes('\0')) return { refusal: 'must not contain a NUL character' };
     let root: string;
     try {
+      // The operator named it: made when missing, like the data folder.
+      await mkdir(folder, { recursive: true });
       root = await realpath(folder);
     } catch (err) {
       return {
-        refusal: `cannot be written: the file_append folder ${folder} cannot be read (${codeOf(err)})`,
+        refusal: `cannot be written: the file_append folder ${folder} cannot be made or read (${codeOf(err)})`,
       };
     }
     // The path as written (`..` resolved) must be inside the folder, named by its given or its real path.

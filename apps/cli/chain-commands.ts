@@ -4,6 +4,7 @@ import { exampleAccounts, writeExampleChain } from './example-chain.js';
 import { chainLines, runImport } from './import-command.js';
 import { counted, ProgressLine } from './progress-line.js';
 import { runReplay } from './replay-command.js';
+import { runScan, scanLines, type ScanOptions } from './scan-command.js';
 
 /** `stackhooks import FILE`: backfill the archive, then say what it read, archived and could not name. */
 export async function runImportCommand(file: string, config: ServerConfig): Promise<void> {
@@ -46,4 +47,14 @@ export async function runReplayCommand(
     `posted ${counted(summary.posted, 'request')} in ${summary.seconds.toFixed(1)} s ` +
       `(${counted(summary.retries, 'retry', 'retries')})`,
   );
+}
+
+/** `stackhooks predicates scan FILE`: payloads (or the predicate's action) out, then what was scanned on stderr. */
+export async function runScanCommand(
+  file: string,
+  config: ServerConfig,
+  options: Pick<ScanOptions, 'startBlock' | 'endBlock' | 'thenThat'>,
+): Promise<void> {
+  const summary = await runScan(file, config, { ...options, progress: new ProgressLine() });
+  for (const line of scanLines(summary)) console.error(line);
 }

@@ -10,7 +10,12 @@ import {
   type ServerFlags,
 } from '../server/config.js';
 import { SERVER_VERSION } from '../server/version.js';
-import { runExampleChainCommand, runImportCommand, runReplayCommand } from './chain-commands.js';
+import {
+  runExampleChainCommand,
+  runImportCommand,
+  runReplayCommand,
+  runScanCommand,
+} from './chain-commands.js';
 import { runKeysCommand, type KeysAction } from './keys-command.js';
 import { runReceiveCommand } from './receive-command.js';
 import { runServeCommand } from './serve-command.js';
@@ -148,6 +153,42 @@ export function buildProgram(
     .action(async (file: string, _options, command: Command) => {
       await runImportCommand(file, readServerConfig(process.env, givenServerFlags(command)));
     });
+
+  program
+    .command('predicates')
+    .description("Chainhook 1.x predicate files against the archive (as 1.x's chainhook predicates)")
+    .addHelpText('after', example('stackhooks predicates scan print-events.json > matches.jsonl'))
+    .command('scan')
+    .description(
+      "evaluate a 1.x predicate file over the archive: each match's 1.x payload as a JSON line on stdout, progress on stderr",
+    )
+    .argument('<file>', 'the predicate file (JSON, as 1.x read it)')
+    .option(
+      '--start-block <height>',
+      "the first height (default: the predicate's start_block, else 0)",
+      integerArgument(0, Number.MAX_SAFE_INTEGER),
+    )
+    .option(
+      '--end-block <height>',
+      "the last height (default: the predicate's end_block, else the tip)",
+      integerArgument(0, Number.MAX_SAFE_INTEGER),
+    )
+    .option('--then-that', "perform the predicate's then_that (http_post or file_append) instead of printing")
+    .addOption(dataDirOption())
+    .addOption(serverOption('network', '--network <network>', 'the network of the archive').choices(NETWORKS))
+    .addHelpText(
+      'after',
+      example('stackhooks predicates scan transfers.json --start-block 150000 > out.jsonl'),
+    )
+    .action(
+      async (
+        file: string,
+        options: { startBlock?: number; endBlock?: number; thenThat?: boolean },
+        command: Command,
+      ) => {
+        await runScanCommand(file, readServerConfig(process.env, givenServerFlags(command)), options);
+      },
+    );
 
   program
     .command('example-chain')

@@ -10,6 +10,16 @@ import { implementsTokenTrait } from './token-traits.js';
  */
 export type ScopeMatch = { transactions: NormalizedTransaction[] } | undefined;
 
+/** The indexes in the block of the transactions a match took, ascending. */
+export function matchedIndexes(block: NormalizedBlock, match: NonNullable<ScopeMatch>): number[] {
+  const { transactions } = match;
+  if (transactions.length === block.transactions.length) return transactions.map((_, i) => i);
+  const wanted = new Set(transactions);
+  const indexes: number[] = [];
+  block.transactions.forEach((tx, i) => wanted.has(tx) && indexes.push(i));
+  return indexes;
+}
+
 /** A compiled `if_this`: ask it of each block. */
 export type ScopeMatcher = (block: NormalizedBlock) => ScopeMatch;
 

@@ -15,6 +15,8 @@ export type V1ShapeInput = {
   apply: readonly BlockMatch[];
   /** Blocks leaving the canonical chain, newest first. */
   rollback: readonly BlockMatch[];
+  /** Whether the blocks come from the live stream (`is_streaming_blocks`); false for a scan of history. */
+  streaming?: boolean;
 };
 
 // The networks' PoX constants (first burn height of cycle 0, cycle length), as the node's /v2/pox reports them.
@@ -34,7 +36,11 @@ export function shapeV1Payload(input: V1ShapeInput): ChainhookV1Payload {
   return {
     apply: blocks(input.apply),
     rollback: blocks(input.rollback),
-    chainhook: { uuid: input.uuid, predicate: input.predicate.if_this, is_streaming_blocks: true },
+    chainhook: {
+      uuid: input.uuid,
+      predicate: input.predicate.if_this,
+      is_streaming_blocks: input.streaming ?? true,
+    },
     events: [],
   };
 }

@@ -81,5 +81,16 @@ export interface BlockStore {
   chainState(recent?: number): Promise<ChainState>;
 }
 
+/** The canonical blocks `from`..`to` of a store, undefined where there is none; in one read when the store can. */
+export function readCanonicalRange(
+  blocks: BlockStore,
+  from: number,
+  to: number,
+): Promise<(NormalizedBlock | undefined)[]> {
+  if (blocks.canonicalRange) return blocks.canonicalRange(from, to);
+  const heights = Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  return Promise.all(heights.map((height) => blocks.getCanonicalAt(height)));
+}
+
 /** Inversify token for the BlockStore. */
 export const BLOCK_STORE = Symbol.for('stackhooks.BlockStore');

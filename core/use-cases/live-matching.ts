@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { inject, injectable } from 'inversify';
-import type { NormalizedBlock } from '../chain/block.js';
-import { scopeMatcher, type ScopeMatcher } from '../chainhook-v1/scope-matcher.js';
+import { matchedIndexes, scopeMatcher, type ScopeMatcher } from '../chainhook-v1/scope-matcher.js';
 import { queuedV1Body, shapeV1Payload } from '../chainhook-v1/shape-v1-payload.js';
 import { ExpirySchedule } from '../hooks/expiry-schedule.js';
 import { countLiveStep, rewindResume, toUnixSeconds } from '../hooks/lifecycle.js';
@@ -18,18 +17,6 @@ import type { HookChangeListener } from './hook-registry.js';
 
 /** What one hook gets from one chain event: made only for hooks with a match or a rollback. */
 type HookShare = { hook: StoredHook; apply: BlockMatch[]; rollback: BlockMatch[] };
-
-/** The indexes in the block of some of its transactions, ascending. */
-function positions(
-  block: NormalizedBlock,
-  transactions: readonly NormalizedBlock['transactions'][number][],
-): number[] {
-  if (transactions.length === block.transactions.length) return transactions.map((_, i) => i);
-  const wanted = new Set(transactions);
-  const indexes: number[] = [];
-  block.transactions.forEach((tx, i) => wanted.has(tx) && indexes.push(i));
-  return indexes;
-}
 
 /** How many more live blocks a hook may evaluate before its evaluation limit expires it. */
 function evaluationsLeft(hook: StoredHook): number {
@@ -226,7 +213,7 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
       for (const [uuid, scope] of this.v1Scopes) {
         const hit = scope(block);
         const hook = this.live.get(uuid);
-        if (hit && hook) shareOf(hook).apply.push({ block, txIndexes: positions(block, hit.transactions) });
+        if (hit && hook) shareOf(hook).apply.push({ block, txIndexes: matchedIndexes(block, hit) });
       }
     }
     await this.cutAtEvaluationLimits(shares, event);

@@ -96,21 +96,29 @@ export function metricsUrl(server: ServerProcess): string {
   return `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`;
 }
 
-/** Run the `stackhooks` command line to completion. */
+/** Run the `stackhooks` command line to completion: its output as it came (`out`), and each stream apart. */
 export async function runCli(
   args: string[],
   env: Record<string, string>,
-): Promise<{ code: number | null; out: string }> {
+): Promise<{ code: number | null; out: string; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [...CLI_FROM_SOURCE, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => {
+    out += c.toString();
+    stdout += c.toString();
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    out += c.toString();
+    stderr += c.toString();
+  });
   const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, out };
+  return { code, out, stdout, stderr };
 }
 
 /** Post each block to a server process's observer in turn, as a node would, expecting its 200. */

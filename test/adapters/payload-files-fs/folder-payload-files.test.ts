@@ -41,6 +41,11 @@ describe('FolderPayloadFiles', () => {
     );
   });
 
+  it('makes the folder when it does not exist yet', async () => {
+    const later = createFolderPayloadFiles({ folder: join(base, 'later'), offReason: 'is off here' });
+    expect(urlOf(await later.place('a.jsonl'))).to.equal(pathToFileURL(join(base, 'later', 'a.jsonl')).href);
+  });
+
   it('refuses every path with the reason it was given when no folder is named', async () => {
     const off = createFolderPayloadFiles({ folder: undefined, offReason: 'is off here' });
     expect(refusalOf(await off.place('a.jsonl'))).to.equal('is off here');
