@@ -56,6 +56,9 @@ export type BackfillScanContext = {
   limits: BackfillLimits;
 };
 
+/** The most heights read at once: a step reads in chunks of up to this many. */
+const MAX_CHUNK = 128;
+
 /** What a step decided: scan on, wait for delivery (or a slot), or the scan is over. */
 type StepResult = 'scan' | 'wait' | 'over';
 
@@ -209,7 +212,8 @@ export class BackfillScans implements BackfillRunner {
       return { result: 'over', progress: finishBackfill(progress, 'done', ctx.clock.now()) };
     }
     const room = ctx.limits.window - progress.outstanding.length;
-    if (room <= 0) return { result: 'wait', progress };
+    // A step is worth its overhead once half the window is free; the other half keeps delivery busy.
+    if (room < Math.ceil(ctx.limits.window / 2)) return { result: 'wait', progress };
     await this.permits.acquire(progress);
     try {
       if (progress.state === 'queued') {
@@ -233,28 +237,43 @@ export class BackfillScans implements BackfillRunner {
       const beyond = { from_block_height: from, to_block_height: backfill.to_block_height };
       return { ...backfill, next_block_height: backfill.to_block_height + 1, beyond_archive: beyond };
     }
-    const to = Math.min(backfill.to_block_height, tip, from + ctx.limits.blocksPerStep - 1);
-    const blocks = await readCanonical(ctx.blocks, from, to);
+    const end = Math.min(backfill.to_block_height, tip, from + ctx.limits.blocksPerStep - 1);
     const payloads: OutgoingPayload[] = [];
     let { blocks_scanned: scanned, blocks_matched: matched, blocks_missing: missing } = backfill;
     let next = from;
-    for (const archived of blocks) {
-      next++;
-      if (!archived) {
-        missing++;
-        continue;
+    while (next <= end && payloads.length < room) {
+      // Read about as many blocks as should fill the room at the rate this backfill matched so far: a
+      // hook matching every block reads a few, a selective one reads whole chunks; the event loop is
+      // free between chunks.
+      const density = (matched + 1) / (scanned + missing + 1);
+      const wanted = Math.ceil((room - payloads.length) / density);
+      const chunkEnd = Math.min(end, next + Math.min(MAX_CHUNK, wanted) - 1);
+      for (const archived of await readCanonical(ctx.blocks, next, chunkEnd)) {
+        next++;
+        if (!archived) {
+          missing++;
+          continue;
+        }
+        scanned++;
+        const txIndexes = matchedTransactions(hook, archived);
+        if (txIndexes.length === 0) continue;
+        matched++;
+        const block = await ctx.nameCalls(archived);
+        const id = backfillPayloadId(backfill.id, block.block_identifier.index);
+        const createdAt = ctx.clock.now();
+        payloads.push(
+          singleBlockPayload({
+            hook,
+            block,
+            txIndexes,
+            id,
+            kind: 'backfill',
+            network: ctx.network,
+            createdAt,
+          }),
+        );
+        if (payloads.length >= room) break;
       }
-      scanned++;
-      const txIndexes = matchedTransactions(hook, archived);
-      if (txIndexes.length === 0) continue;
-      matched++;
-      const block = await ctx.nameCalls(archived);
-      const id = backfillPayloadId(backfill.id, block.block_identifier.index);
-      const createdAt = ctx.clock.now();
-      payloads.push(
-        singleBlockPayload({ hook, block, txIndexes, id, kind: 'backfill', network: ctx.network, createdAt }),
-      );
-      if (payloads.length >= room) break;
     }
     if (payloads.length > 0) await ctx.deliveries.enqueue(payloads);
     const done = next > backfill.to_block_height;
