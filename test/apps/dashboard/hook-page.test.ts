@@ -283,6 +283,14 @@ if (!chromiumInstalled()) {
               .apply[0].block_identifier.index,
         ),
       ).to.deep.equal(Array.from({ length: blocks }, (_, i) => missed + i));
+      // A receiver that failed, the hook enabled from the tip, and the backfill that made up for it.
+      const failedWithAttempts = page
+        .locator('tr[data-delivery]')
+        .filter({ has: page.locator('.badge.failed') })
+        .filter({ has: page.locator('summary') });
+      await failedWithAttempts.first().locator('summary').click();
+      await screenshot(page, 'hook-backfilled');
+      await expectAccessible(page);
     });
 
     it('resumes an interrupted hook from the hooks table', async () => {
