@@ -3,6 +3,7 @@ import type { TransactionEvent } from '../chain/transaction-event.js';
 import type { Network } from '../hooks/definition.js';
 import type { BlockMatch } from '../payload/shape-payload.js';
 import type { WebhookPayload } from '../payload/webhook-payload.js';
+import { clarityJson } from '../stacks-codec/clarity-json.js';
 import type { NetworkPredicate } from './predicate.js';
 import type { ChainhookV1Payload, V1Block, V1Event, V1Transaction, V1TransactionKind } from './v1-payload.js';
 
@@ -77,7 +78,9 @@ function v1Transaction(tx: NormalizedTransaction, predicate: NetworkPredicate): 
   const events: V1Event[] = [];
   for (const event of tx.events) {
     if (!event.committed) continue;
-    events.push({ ...v1Event(event), position: { index: events.length } });
+    const shaped = v1Event(event);
+    if (predicate.decode_clarity_values) decodeValues(shaped, event);
+    events.push({ ...shaped, position: { index: events.length } });
   }
   const abi = payload.type === 'contract_deploy' && predicate.include_contract_abi ? payload.abi : null;
   return {
@@ -151,6 +154,21 @@ function describe({ payload, metadata }: NormalizedTransaction): string {
       return 'tenure change';
     case 'poison_microblock':
       return 'poison microblock';
+  }
+}
+
+/**
+ * `decode_clarity_values`: 1.x's decoded value beside the hex, never instead of it. 1.x replaced a
+ * print's `raw_value` with `value`, and an NFT event's `asset_identifier` with the decoded token id
+ * (the class moving to `asset_class_identifier`); the client's own schema wants `raw_value` and a
+ * string `asset_identifier` on every such event, so both stay, and the decoded value is added as
+ * `value`, with `asset_class_identifier` on NFT events.
+ */
+function decodeValues(shaped: Omit<V1Event, 'position'>, event: TransactionEvent): void {
+  if (event.type === 'contract_log') shaped.data.value = clarityJson(event.value.hex);
+  else if (event.type === 'nft_transfer' || event.type === 'nft_mint' || event.type === 'nft_burn') {
+    shaped.data.asset_class_identifier = event.asset_identifier;
+    shaped.data.value = clarityJson(event.value.hex);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { BlockIdentifier, ExecutionCost } from '../chain/block.js';
+import type { ClarityJson } from '../stacks-codec/clarity-json.js';
 import type { StacksScope } from './predicate.js';
 
 /** The body 1.x posted for one chain update (`@hirosystems/chainhook-client`'s `StacksPayloadSchema`). */
@@ -70,5 +71,8 @@ export type V1TransactionKind =
   | { type: 'ContractCall'; data: { args: string[]; contract_identifier: string; method: string } }
   | { type: 'ContractDeployment'; data: { contract_identifier: string; code: string } };
 
-/** One receipt event, typed by 1.x's names (`STXTransferEvent`, `SmartContractEvent`, …). */
-export type V1Event = { type: string; position: { index: number }; data: Record<string, string> };
+/**
+ * One receipt event, typed by 1.x's names (`STXTransferEvent`, `SmartContractEvent`, …); its fields
+ * are strings but for the decoded `value` that `decode_clarity_values` adds.
+ */
+export type V1Event = { type: string; position: { index: number }; data: Record<string, ClarityJson> };

@@ -1,24 +1,15 @@
 // The official Chainhook 1.x client against a running stackhooks: it is installed in this folder of
 // its own (npm ci --prefix test/v1-client; `npm test` does it when missing), apart from the package.
-import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { fork, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { expect } from 'chai';
 import { runReplay } from '../../apps/cli/replay-command.js';
 import { startTestServer, untilIngested, type TestServer } from '../support/api-server.js';
 import { describeWithFixtures, fixturePath } from '../support/fixtures.js';
 import { makeTempDir } from '../support/temp-dir.js';
+import { CLIENT_INSTALLED, clientPayloadSchema, type CompiledSchema } from './client-schema.js';
 
-const INSTALLED = existsSync(
-  new URL('./node_modules/@hirosystems/chainhook-client/package.json', import.meta.url),
-);
-
-type Compiled = {
-  Check(value: unknown): boolean;
-  Errors(value: unknown): Iterable<{ path: string; message: string }>;
-};
 type Message = { type: 'started' | 'closed' } | { type: 'payload'; payload: unknown };
 
 async function freePort(): Promise<number> {
@@ -44,7 +35,7 @@ describeWithFixtures(
     let t: TestServer;
     let observer: ChildProcess | undefined;
     let predicateDir: string;
-    let schema: Compiled;
+    let schema: CompiledSchema;
     const payloads: unknown[] = [];
     const said = new Set<string>();
 
@@ -54,17 +45,12 @@ describeWithFixtures(
     }
 
     before(async function () {
-      if (!INSTALLED) {
+      if (!CLIENT_INSTALLED) {
         console.warn('  test/v1-client has no node_modules: run npm ci --prefix test/v1-client');
         this.skip();
       }
       // The client's own payload schema, compiled with its own TypeBox, checks every payload here too.
-      const local = createRequire(new URL('./package.json', import.meta.url));
-      const { PayloadSchema } = local('@hirosystems/chainhook-client') as { PayloadSchema: object };
-      const { TypeCompiler } = local('@sinclair/typebox/compiler') as {
-        TypeCompiler: { Compile(schema: object): Compiled };
-      };
-      schema = TypeCompiler.Compile(PayloadSchema);
+      schema = clientPayloadSchema();
       t = await startTestServer({ STACKHOOKS_V1_PORT: '0' });
       predicateDir = await makeTempDir('stackhooks-v1-client-');
       const port = await freePort();

@@ -16,10 +16,11 @@ import { normalizeBlock } from '../../../core/stacks-codec/normalize-block.js';
 import { ALICE, BOB, CAROL, NFT, TOKEN, TOKEN_CONTRACT } from '../matching/transactions.js';
 import { SIP10_ABI } from './token-abis.js';
 
-const predicate = (include_contract_abi = false): NetworkPredicate => ({
+const predicate = (include_contract_abi = false, decode_clarity_values = false): NetworkPredicate => ({
   if_this: { scope: 'block_height', higher_than: 0 },
   then_that: { http_post: { url: 'http://127.0.0.1/p', authorization_header: 'Bearer x' } },
   include_contract_abi,
+  decode_clarity_values,
 });
 
 describe('shapeV1Payload', () => {
@@ -57,10 +58,10 @@ describe('shapeV1Payload', () => {
     block = normalizeBlock(node, { network: 'mainnet', lookupAbi: () => undefined }).block;
   });
 
-  function shaped(txIndexes: number[], abi = false) {
+  function shaped(txIndexes: number[], abi = false, decode = false) {
     return shapeV1Payload({
       uuid: 'u',
-      predicate: predicate(abi),
+      predicate: predicate(abi, decode),
       network: 'mainnet',
       apply: [{ block, txIndexes }],
       rollback: [],
@@ -80,6 +81,28 @@ describe('shapeV1Payload', () => {
       raw_value: `0x${Cl.serialize(Cl.uint(7))}`,
       recipient: CAROL,
     });
+  });
+
+  it("adds 1.x's decoded values beside the hex with decode_clarity_values: a print's value, an NFT's token id and class", () => {
+    const events = shaped([0], false, true).apply[0]!.transactions[0]!.metadata.receipt.events;
+    expect(events[1]!.data).to.deep.equal({
+      asset_identifier: NFT,
+      asset_class_identifier: NFT,
+      raw_value: `0x${Cl.serialize(Cl.uint(7))}`,
+      value: 7,
+      recipient: CAROL,
+    });
+    expect(events[3]!.data).to.deep.equal({
+      contract_identifier: TOKEN_CONTRACT,
+      topic: 'print',
+      raw_value: `0x${Cl.serialize(Cl.stringAscii('hi'))}`,
+      value: 'hi',
+    });
+    // Token amounts and STX events have no Clarity value to decode: they are the same either way.
+    const plain = shaped([0]).apply[0]!.transactions[0]!.metadata.receipt.events;
+    expect(events[0]).to.deep.equal(plain[0]);
+    expect(events[2]).to.deep.equal(plain[2]);
+    expect(plain[3]!.data).to.not.have.property('value');
   });
 
   it('names a contract call with its args as Clarity text and its result', () => {
