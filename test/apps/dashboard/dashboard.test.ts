@@ -26,6 +26,8 @@ if (!chromiumInstalled()) {
     let page: Page;
     const hooks: Record<string, Hook> = {};
     let tip = 0;
+    // Every URL the page asked for, through the whole tour.
+    const requested: string[] = [];
 
     before(async () => {
       // The server serves the dashboard from the build's folder: build it from these sources.
@@ -37,6 +39,7 @@ if (!chromiumInstalled()) {
       }
       browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      page.on('request', (request) => requested.push(request.url()));
     });
 
     after(async () => {
@@ -275,6 +278,18 @@ if (!chromiumInstalled()) {
       expect(await page.evaluate('sessionStorage.length')).to.equal(0);
       await page.reload();
       await page.getByRole('button', { name: 'Sign in' }).waitFor(WAIT);
+    });
+
+    it('loaded nothing but its own files and the public API, all from its own server', () => {
+      const outside = requested.filter(
+        (url) =>
+          !url.startsWith(`${t.baseUrl}/dashboard`) &&
+          !url.startsWith(`${t.baseUrl}/chainhooks/v1/`) &&
+          url !== `${t.baseUrl}/chainhooks/v1` &&
+          !url.startsWith('data:'),
+      );
+      expect(requested.length).to.be.above(50);
+      expect(outside).to.deep.equal([]);
     });
   });
 }

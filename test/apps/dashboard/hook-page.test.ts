@@ -218,6 +218,18 @@ if (!chromiumInstalled()) {
       await page.getByLabel('Status', { exact: true }).selectOption('interrupted');
       await page.getByText('Hooks 1 to 3 of 3').waitFor(WAIT);
       for (const name of failing) await page.getByRole('link', { name }).waitFor(WAIT);
+      // Each row counts its failed deliveries from the delivery log, as the API does.
+      const uuid = hooks['failing receiver'].uuid;
+      const failed = await callApi<{ total: number }>(
+        t,
+        'GET',
+        `/me/${uuid}/deliveries?state=failed&limit=1`,
+      );
+      expect(failed.total).to.be.above(0);
+      await page
+        .locator(`tr[data-uuid="${uuid}"] td[data-label="Failed deliveries"]`)
+        .filter({ hasText: new RegExp(`^${failed.total}$`) })
+        .waitFor(WAIT);
       await page.getByLabel('Status', { exact: true }).selectOption('');
       await page.getByText('Hooks 1 to 6 of 6').waitFor(WAIT);
     });
