@@ -5,6 +5,7 @@ import type { BlockMatch } from '../payload/shape-payload.js';
 import type { WebhookPayload } from '../payload/webhook-payload.js';
 import { clarityJson } from '../stacks-codec/clarity-json.js';
 import type { NetworkPredicate } from './predicate.js';
+import { mutatedRadius, v1Operations } from './v1-operations.js';
 import type { ChainhookV1Payload, V1Block, V1Event, V1Transaction, V1TransactionKind } from './v1-payload.js';
 
 /** What one 1.x body is made from: the predicate, the network, and the matched blocks of one chain update. */
@@ -75,20 +76,17 @@ function v1Block(block: NormalizedBlock, txIndexes: readonly number[], input: V1
 
 function v1Transaction(tx: NormalizedTransaction, predicate: NetworkPredicate): V1Transaction {
   const { metadata, payload } = tx;
-  const events: V1Event[] = [];
-  for (const event of tx.events) {
-    if (!event.committed) continue;
+  const committed = tx.events.filter((event) => event.committed);
+  const events: V1Event[] = committed.map((event, index) => {
     const shaped = v1Event(event);
     if (predicate.decode_clarity_values) decodeValues(shaped, event);
-    events.push({ ...shaped, position: { index: events.length } });
-  }
+    return { ...shaped, position: { index } };
+  });
+  const radius = mutatedRadius(committed);
   const abi = payload.type === 'contract_deploy' && predicate.include_contract_abi ? payload.abi : null;
   return {
     transaction_identifier: tx.transaction_identifier,
-    // 1.x's Rosetta operations are left out: the client's own schema wants currency metadata 1.x
-    // never sent for STX, so a payload carrying them would fail its validation. The receipt's
-    // events carry the same movements.
-    operations: [],
+    operations: v1Operations(committed),
     metadata: {
       description: describe(tx),
       execution_cost: metadata.execution_cost,
@@ -101,8 +99,8 @@ function v1Transaction(tx: NormalizedTransaction, predicate: NetworkPredicate): 
       receipt: {
         contract_calls_stack: [],
         events,
-        mutated_assets_radius: [],
-        mutated_contracts_radius: [],
+        mutated_assets_radius: radius.assets,
+        mutated_contracts_radius: radius.contracts,
       },
       result: metadata.result.repr,
       sender: metadata.sender_address,

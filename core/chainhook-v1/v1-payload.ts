@@ -1,6 +1,7 @@
 import type { BlockIdentifier, ExecutionCost } from '../chain/block.js';
 import type { ClarityJson } from '../stacks-codec/clarity-json.js';
 import type { StacksScope } from './predicate.js';
+import type { V1Operation } from './v1-operations.js';
 
 /** The body 1.x posted for one chain update (`@hirosystems/chainhook-client`'s `StacksPayloadSchema`). */
 export type ChainhookV1Payload = {
@@ -41,7 +42,7 @@ export type V1BlockMetadata = {
 /** A transaction as 1.x posted it (`StacksTransactionSchema`). */
 export type V1Transaction = {
   transaction_identifier: { hash: string };
-  operations: unknown[];
+  operations: V1Operation[];
   metadata: {
     description: string;
     execution_cost: ExecutionCost;

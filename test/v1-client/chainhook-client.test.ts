@@ -122,16 +122,20 @@ describeWithFixtures(
         const errors = [...schema.Errors(payload)].slice(0, 3);
         expect(errors, JSON.stringify(errors)).to.deep.equal([]);
       }
-      const types = new Set(
-        payloads.flatMap((p) =>
-          (
-            p as { apply: { transactions: { metadata: { receipt: { events: { type: string }[] } } }[] }[] }
-          ).apply.flatMap((b) =>
-            b.transactions.flatMap((tx) => tx.metadata.receipt.events.map((e) => e.type)),
-          ),
-        ),
-      );
+      type Shown = {
+        apply: {
+          transactions: {
+            operations: { type: string }[];
+            metadata: { receipt: { events: { type: string }[] } };
+          }[];
+        }[];
+      };
+      const transactions = payloads.flatMap((p) => (p as Shown).apply.flatMap((b) => b.transactions));
+      const types = new Set(transactions.flatMap((tx) => tx.metadata.receipt.events.map((e) => e.type)));
       expect([...types]).to.include.members(['STXTransferEvent', 'STXLockEvent']);
+      // The same movements as Rosetta operations, which the schema above accepted.
+      const operations = new Set(transactions.flatMap((tx) => tx.operations.map((op) => op.type)));
+      expect([...operations]).to.include.members(['DEBIT', 'CREDIT', 'LOCK']);
     });
 
     it('finds its predicate active on its health checks and keeps it registered', async () => {

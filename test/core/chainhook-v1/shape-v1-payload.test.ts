@@ -105,6 +105,18 @@ describe('shapeV1Payload', () => {
     expect(plain[3]!.data).to.not.have.property('value');
   });
 
+  it("derives 1.x's operations and receipt radii from the committed events", () => {
+    const [tx] = shaped([0]).apply[0]!.transactions;
+    expect(tx!.operations.map((op) => [op.type, op.account.address, op.amount.value])).to.deep.equal([
+      ['DEBIT', ALICE, 5],
+      ['CREDIT', BOB, 5],
+      ['CREDIT', CAROL, 1],
+      ['LOCK', ALICE, 10],
+    ]);
+    expect(tx!.metadata.receipt.mutated_assets_radius).to.deep.equal([TOKEN, NFT]);
+    expect(tx!.metadata.receipt.mutated_contracts_radius).to.deep.equal([TOKEN_CONTRACT, NFT.split('::')[0]]);
+  });
+
   it('names a contract call with its args as Clarity text and its result', () => {
     const [tx] = shaped([0]).apply[0]!.transactions;
     expect(tx!.metadata.kind).to.deep.equal({
@@ -118,6 +130,7 @@ describe('shapeV1Payload', () => {
   it('leaves out the events of an aborted transaction and marks it unsuccessful', () => {
     const [tx] = shaped([1]).apply[0]!.transactions;
     expect(tx!.metadata.receipt.events).to.deep.equal([]);
+    expect(tx!.operations).to.deep.equal([]);
     expect(tx!.metadata.success).to.equal(false);
   });
 
