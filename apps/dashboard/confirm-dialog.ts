@@ -26,7 +26,14 @@ export function confirmAction(
     const close = (confirmed: boolean) => {
       dialog.close();
       dialog.remove();
-      opener?.focus();
+      // A polled table may have redrawn the opener's row meanwhile: its new button takes the focus.
+      const key = opener?.dataset.focusKey;
+      const back = opener?.isConnected
+        ? opener
+        : key
+          ? document.querySelector<HTMLElement>(`[data-focus-key="${key}"]`)
+          : null;
+      back?.focus();
       resolve(confirmed);
     };
     confirm.addEventListener('click', () => close(true));

@@ -161,7 +161,7 @@ if (!chromiumInstalled()) {
       expect(await cell(row, 'Payloads delivered').textContent()).to.equal('3 of 3');
     });
 
-    it('cancels a running backfill once the cancel is confirmed, and the API agrees', async () => {
+    it('cancels a running backfill by keyboard once the cancel is confirmed, and the API agrees', async () => {
       slow = gate();
       await page.getByLabel('From height').fill(String(tip - 2));
       await page.getByRole('button', { name: 'Start backfill' }).click();
@@ -169,11 +169,27 @@ if (!chromiumInstalled()) {
       const row = page.locator('tr[data-backfill]').first();
       await row.locator('.badge.running').waitFor(WAIT);
       const cancel = row.getByRole('button', { name: `Cancel the backfill of blocks ${tip - 2} to ${tip}` });
-      await cancel.click();
-      await page.getByRole('dialog').getByRole('button', { name: 'Keep it running' }).click();
+      // By keyboard: Escape keeps it running and gives the focus back; Tab, Enter confirms.
+      const focused = () => page.evaluate('document.activeElement.textContent');
+      await cancel.focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('dialog').waitFor(WAIT);
+      expect(await focused()).to.equal('Keep it running');
+      // The list is read again while the dialog is open: the row (its rate) is redrawn under it.
+      const rate = await cell(row, 'Rate').textContent();
+      await cell(row, 'Rate')
+        .filter({ hasNotText: rate ?? '' })
+        .waitFor(WAIT);
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ ...WAIT, state: 'detached' });
       expect(await row.locator('.badge').textContent()).to.equal('running');
-      await cancel.click();
-      await page.getByRole('dialog').getByRole('button', { name: 'Cancel backfill' }).click();
+      expect(await page.evaluate('document.activeElement.getAttribute("aria-label")')).to.equal(
+        `Cancel the backfill of blocks ${tip - 2} to ${tip}`,
+      );
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      expect(await focused()).to.equal('Cancel backfill');
+      await page.keyboard.press('Enter');
       await row.locator('.badge.cancelled').waitFor(WAIT);
       expect(await cell(row, 'State').locator('.hint').textContent()).to.equal('cancelled by request');
       expect(await row.getByRole('button').count()).to.equal(0);
