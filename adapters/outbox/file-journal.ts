@@ -28,8 +28,8 @@ type RunningCompaction = { job: Compaction; busy: boolean; covered: number };
 export type FileJournalOptions = {
   /** Compact once the journal is past this size and has doubled since it was last written whole. */
   compactAtBytes: number;
-  /** The payload records the journal names (deleted as compactions let go of them). */
-  payloads?: PayloadSegments;
+  /** The segments of records the journal names (deleted as compactions let go of them). */
+  segments?: readonly PayloadSegments[];
   /** Told of a full disk and of the next write that succeeds. */
   space?: DiskSpaceReport;
   /** A snapshot is encoded and written in slices about this big (default `SNAPSHOT_SLICE_BYTES`). */
@@ -70,7 +70,7 @@ export class FileJournal implements OutboxJournal {
   private compactFailed = false;
   private compaction: RunningCompaction | undefined;
   private readonly compactAtBytes: number;
-  private readonly payloads: PayloadSegments | undefined;
+  private readonly segments: readonly PayloadSegments[];
   private readonly space: DiskSpaceReport | undefined;
   private readonly sliceBytes: number | undefined;
 
@@ -85,7 +85,7 @@ export class FileJournal implements OutboxJournal {
     options: FileJournalOptions,
   ) {
     this.compactAtBytes = options.compactAtBytes;
-    this.payloads = options.payloads;
+    this.segments = options.segments ?? [];
     this.space = options.space;
     this.sliceBytes = options.sliceBytes;
   }
@@ -139,7 +139,7 @@ export class FileJournal implements OutboxJournal {
       await this.flushing;
     }
     await this.handle.close();
-    await this.payloads?.close();
+    for (const set of this.segments) await set.close();
   }
 
   /** Throw when the journal is closed or failed to write. */
@@ -175,8 +175,8 @@ export class FileJournal implements OutboxJournal {
         // The memory state holds every change in this batch and nothing after it, so this is the
         // instant a snapshot shows; later batches are its tail.
         if (!this.compaction && (this.compactWanted || this.compactionPays())) this.startCompaction();
-        // The payload records the batch names reach the disk first.
-        await this.payloads?.flush();
+        // The records the batch names reach the disk first.
+        await this.flushSegments();
         await this.appendOwed();
         this.space?.wrote(STORE);
         for (const waiter of batch) {
@@ -193,6 +193,10 @@ export class FileJournal implements OutboxJournal {
       }
     }
     this.flushing = undefined;
+  }
+
+  private async flushSegments(): Promise<void> {
+    for (const set of this.segments) await set.flush();
   }
 
   // Write the owed records after the last good one: a torn tail a failure left is cut off first.
@@ -235,7 +239,8 @@ export class FileJournal implements OutboxJournal {
     if (this.size >= Math.max(this.compactAtBytes, 2 * this.compactedSize)) return true;
     // After a compaction that failed (a full disk), segments wait for the doubling like the rest.
     if (this.compactFailed) return false;
-    const reclaimable = this.payloads?.reclaimableBytes() ?? 0;
+    let reclaimable = 0;
+    for (const set of this.segments) reclaimable += set.reclaimableBytes();
     return reclaimable > 0 && reclaimable >= this.size;
   }
 
@@ -255,8 +260,7 @@ export class FileJournal implements OutboxJournal {
         `${target}.tmp`,
         snapshot,
         this.sliceBytes,
-        new Set(this.payloads?.references().keys()),
-        this.payloads?.activeSegment ?? 0,
+        this.segments.map((set) => ({ keep: new Set(set.references().keys()), firstNew: set.activeSegment })),
         () => {
           running.busy = false;
           this.flushing ??= this.flush();
@@ -280,8 +284,8 @@ export class FileJournal implements OutboxJournal {
     let written: number | undefined;
     if (job.ready && this.failure === undefined) {
       try {
-        // Every payload record the snapshot or its tail names is on disk before they are.
-        await this.payloads?.flush();
+        // Every record the snapshot or its tail names is on disk before they are.
+        await this.flushSegments();
         written = await job.seal();
       } catch (err) {
         job.failure = err;
@@ -307,7 +311,8 @@ export class FileJournal implements OutboxJournal {
       this.size = this.compactedSize = written;
       this.torn = false;
       this.compactFailed = false;
-      await this.payloads?.deleteUnreferenced(job.segments, job.firstNewSegment);
+      for (const [i, set] of this.segments.entries())
+        await set.deleteUnreferenced(job.segments[i].keep, job.segments[i].firstNew);
     } catch (err) {
       // Which generation a reopen replays is unknown to this journal now: it takes no more changes.
       this.failure ??= err;

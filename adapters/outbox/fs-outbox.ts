@@ -5,6 +5,7 @@ import { JournaledOutbox } from './journaled-outbox.js';
 import { OutboxState, type OutboxOptions } from './outbox-state.js';
 import { PayloadSegments } from './payload-segments.js';
 import { DEFAULT_BODY_CACHE_BYTES, SegmentPayloads } from './payload-store.js';
+import { SegmentSettlements } from './settlement-store.js';
 
 /** Options of the file outbox. */
 export type FsOutboxOptions = OutboxOptions & {
@@ -26,12 +27,15 @@ const DEFAULT_COMPACT_AT_BYTES = 64 * 1024 * 1024;
 /** Enough for a hook that keeps up to be sent from memory; past it, its queue waits on disk. */
 export const DEFAULT_PENDING_IN_MEMORY_PER_HOOK = 32;
 const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
+/** Settlement records are small and pruned oldest first: smaller segments follow the retention closely. */
+const SETTLEMENT_SEGMENT_BYTES = 8 * 1024 * 1024;
 
 /**
  * The durable outbox: the memory state machine, rebuilt on open from its journal (`FileJournal`),
  * and every change made durable there before the call resolves. Payloads are written whole to
- * payload segments (`payloads/`); memory holds each hook's first pending payloads and its log, the
- * rest of a long queue as 33 bytes a payload, and a bounded cache of recent bodies. Reads answer
+ * payload segments (`payloads/`), settled log entries to settlement segments (`settled/`); memory
+ * holds each hook's first pending payloads, the rest of a long queue as 33 bytes a payload, each
+ * settled payload as 54 bytes, and a bounded cache of recent bodies. Reads answer
  * from memory (or a synchronous read of a record) at once, so they may show a change whose fsync
  * is still under way (a delivery of it is at-least-once anyway).
  */
@@ -50,24 +54,31 @@ export class FsOutbox extends JournaledOutbox {
       join(dir, 'payloads'),
       options.segmentBytes ?? DEFAULT_SEGMENT_BYTES,
     );
+    const settled = await PayloadSegments.open(
+      join(dir, 'settled'),
+      Math.min(options.segmentBytes ?? SETTLEMENT_SEGMENT_BYTES, SETTLEMENT_SEGMENT_BYTES),
+    );
     const payloads = new SegmentPayloads(segments, options.bodyCacheBytes ?? DEFAULT_BODY_CACHE_BYTES);
     const window = options.pendingInMemoryPerHook ?? DEFAULT_PENDING_IN_MEMORY_PER_HOOK;
-    const state = new OutboxState(payloads, window, options);
+    const state = new OutboxState(payloads, window, options, new SegmentSettlements(settled));
     const compactAt = options.compactAtBytes ?? DEFAULT_COMPACT_AT_BYTES;
     const file = await FileJournal.open(dir, state, {
       compactAtBytes: compactAt,
-      payloads: segments,
+      segments: [segments, settled],
       space: options.space,
       sliceBytes: options.snapshotSliceBytes,
     });
-    return new FsOutbox(state, file, payloads);
+    const outbox = new FsOutbox(state, file, payloads);
+    await outbox.settleToDisk();
+    return outbox;
   }
 
   /**
-   * What the outbox holds in memory now: payloads as entries (each hook's first pending ones and
-   * its log), payloads kept on disk only (33 bytes each), and bytes of cached bodies.
+   * What the outbox holds in memory now: payloads as entries (each hook's first pending ones, and
+   * the one in flight), pending payloads kept on disk only (33 bytes each), settled payloads kept
+   * on disk only (54 bytes each), and bytes of cached bodies.
    */
-  inMemory(): { entries: number; coldPayloads: number; cachedBodyBytes: number } {
+  inMemory(): { entries: number; coldPayloads: number; settledPayloads: number; cachedBodyBytes: number } {
     return { ...this.state.footprint(), cachedBodyBytes: this.payloads.cachedBytes };
   }
 

@@ -2,6 +2,7 @@ import type { DeliveryState } from '../../core/delivery/delivery-record.js';
 import { ColdRun, idHash, type ColdPayload } from './cold-run.js';
 import type { HookQueue } from './hook-heads.js';
 import type { OutboxEntry } from './outbox-entry.js';
+import { SettledRun } from './settled-run.js';
 
 /**
  * One hook's part of the outbox: its pending queue (`pending`, the ids of the first payloads,
@@ -15,13 +16,22 @@ export type HookLog = HookQueue & {
   counts: Record<DeliveryState, number>;
   /** Runs on disk only, oldest first; only the last may be pending. */
   cold: ColdRun[];
+  /** Settled payloads that left memory, on disk only. */
+  settled: SettledRun;
   /** Pending entries in memory that wait inside the pending cold run (redelivered behind it). */
   parked: Set<string>;
 };
 
 /** A new hook log on its queue. */
 export function newHookLog(queue: HookQueue): HookLog {
-  return { ...queue, log: [], counts: { pending: 0, delivered: 0, failed: 0 }, cold: [], parked: new Set() };
+  return {
+    ...queue,
+    log: [],
+    counts: { pending: 0, delivered: 0, failed: 0 },
+    cold: [],
+    settled: new SettledRun(),
+    parked: new Set(),
+  };
 }
 
 /** The hook's pending cold run (the tail of its queue), if it has one. */
@@ -41,6 +51,8 @@ export function pendingRunOf(hook: HookLog): ColdRun {
 export function totalOf(hook: HookLog, state?: DeliveryState): number {
   let total = state ? hook.counts[state] : hook.log.length;
   for (const run of hook.cold) if (!state || run.state === state) total += run.own;
+  if (!state) total += hook.settled.length;
+  else if (state !== 'pending') total += hook.settled.counts[state];
   return total;
 }
 

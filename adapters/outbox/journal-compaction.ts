@@ -2,6 +2,12 @@ import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { writeAll } from '../../core/storage/write-all.js';
 import type { StateSnapshot } from './state-snapshot.js';
 
+/**
+ * One set of segments as a snapshot found it: the segments it names (referenced when it was
+ * taken), and the first segment started after it (the tail may name those).
+ */
+export type SegmentsKept = { keep: ReadonlySet<number>; firstNew: number };
+
 /** A commit that asked for a compaction: it resolves once that compaction is over. */
 export type CompactionWaiter = { resolve: () => void; reject: (err: unknown) => void };
 
@@ -31,10 +37,8 @@ export class Compaction {
     snapshot: StateSnapshot,
     /** Bytes of records encoded and written at a time. */
     private readonly sliceBytes: number | undefined,
-    /** Payload segments the snapshot names (referenced when it was taken). */
-    readonly segments: ReadonlySet<number>,
-    /** Segments from this number on were started after the snapshot: the tail may name them. */
-    readonly firstNewSegment: number,
+    /** Each segment set (payloads, settlements) as the snapshot found it. */
+    readonly segments: readonly SegmentsKept[],
     onWritten: () => void,
   ) {
     this.written = this.write(snapshot).finally(onWritten);

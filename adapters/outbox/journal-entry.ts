@@ -4,13 +4,14 @@ import type { ColdRunSnapshot } from './cold-run.js';
 import type { OutboxEntry, PayloadMeta } from './outbox-entry.js';
 import type { OutboxState } from './outbox-state.js';
 import type { Locator } from './payload-segments.js';
+import type { SettledChunk } from './settled-run.js';
 
 /** A locator as the journal writes it: segment, offset, length. */
 type LocatorTuple = [number, number, number];
 
 /**
- * One record of the outbox journal. The first six kinds are the changes as they happen; the last
- * five make up a compaction snapshot (the live state, written as one new segment). Payload bodies
+ * One record of the outbox journal. The first seven kinds are the changes as they happen; the last
+ * six make up a compaction snapshot (the live state, written as one new segment). Payload bodies
  * are not in the journal but in the payload segments, which `loc` points into; a journal written
  * before that (a payload or a record with its `body`) is read, and its bodies moved into segments.
  */
@@ -24,10 +25,13 @@ export type JournalEntry =
   | { t: 'redelivered'; hook: string; id: string; now: number }
   // `now`: the time of the prune, which moves the outbox's clock (the body grace period runs on it).
   | { t: 'pruned'; before: number; now?: number }
+  // A settled entry left memory; its settlement record is at `loc` (in `settled/`).
+  | { t: 'settled'; hook: string; id: string; loc: LocatorTuple }
   | { t: 'clock'; seen: number }
   | { t: 'record'; entry: Omit<OutboxEntry, 'loc'> & { loc?: LocatorTuple } }
   | { t: 'queue'; hook: string; ids: string[]; parked?: string[] }
   | { t: 'cold'; hook: string; run: ColdRunSnapshot }
+  | { t: 'settled_run'; hook: string; run: SettledChunk }
   | { t: 'sent'; hook: string; blocks: [string, number[]][] };
 
 /** An entry as a journal written before payload segments holds it. */
@@ -73,6 +77,9 @@ export function applyEntry(state: OutboxState, payload: Buffer): boolean {
     case 'pruned':
       state.prune(entry.before, entry.now);
       return false;
+    case 'settled':
+      state.movedToDisk(entry.id, locOf(entry.loc));
+      return false;
     case 'clock':
       state.restoreClock(entry.seen);
       return false;
@@ -91,6 +98,9 @@ export function applyEntry(state: OutboxState, payload: Buffer): boolean {
       return false;
     case 'cold':
       state.restoreColdRun(entry.hook, entry.run);
+      return false;
+    case 'settled_run':
+      state.restoreSettled(entry.hook, entry.run);
       return false;
     case 'sent':
       state.restoreSent(entry.hook, entry.blocks);

@@ -76,12 +76,13 @@ export class JournaledOutbox implements DeliveryQueue {
   /** Log attempts and apply their outcomes in order, in one commit. */
   async recordAttempts(reports: readonly AttemptReport[]): Promise<void> {
     this.journal.usable();
-    const known = reports.filter(({ id, attempt, outcome }) =>
-      this.state.recordAttempt(id, attempt, outcome),
-    );
-    await this.journal.commit(
-      known.map(({ id, attempt, outcome }) => ({ t: 'attempt', id, attempt, outcome })),
-    );
+    const entries: JournalEntry[] = [];
+    for (const { id, attempt, outcome } of reports) {
+      if (!this.state.recordAttempt(id, attempt, outcome)) continue;
+      // Each attempt's moves right after it: a replay applies them in the order they happened.
+      this.withMoves([{ t: 'attempt', id, attempt, outcome }], entries);
+    }
+    await this.journal.commit(entries);
   }
 
   /** Fail every pending payload of a hook but the one in flight. */
@@ -95,7 +96,7 @@ export class JournaledOutbox implements DeliveryQueue {
       at: Date.now(),
       except: inFlight,
     };
-    await this.journal.commit(failed > 0 ? [entry] : []);
+    await this.journal.commit(this.withMoves(failed > 0 ? [entry] : []));
   }
 
   /** A page of a hook's log, newest first. */
@@ -115,7 +116,8 @@ export class JournaledOutbox implements DeliveryQueue {
   async redeliver(hookUuid: string, id: string, now: number): Promise<DeliveryRecord | undefined> {
     this.journal.usable();
     const result = this.state.redeliver(hookUuid, id, now);
-    await this.journal.commit(result?.changed ? [{ t: 'redelivered', hook: hookUuid, id, now }] : []);
+    const entries: JournalEntry[] = result?.changed ? [{ t: 'redelivered', hook: hookUuid, id, now }] : [];
+    await this.journal.commit(this.withMoves(entries));
     return result?.record;
   }
 
@@ -137,8 +139,23 @@ export class JournaledOutbox implements DeliveryQueue {
     return forgotten;
   }
 
+  /** Move every settled entry still in memory to disk (after an open that replayed an older journal). */
+  protected async settleToDisk(): Promise<void> {
+    const entries = this.withMoves([]);
+    if (entries.length > 0) await this.journal.commit(entries);
+  }
+
   /** Call `listener` after each enqueue that added something; returns a function that stops it. */
   onEnqueued(listener: () => void): () => void {
     return this.listeners.add(listener);
+  }
+
+  // `entries`, then a record of each settled entry that left memory since the last call, all
+  // appended to `into`.
+  private withMoves(entries: JournalEntry[], into: JournalEntry[] = []): JournalEntry[] {
+    into.push(...entries);
+    for (const { hook, id, loc } of this.state.settleToDisk())
+      into.push({ t: 'settled', hook, id, loc: locTuple(loc) });
+    return into;
   }
 }

@@ -3,15 +3,16 @@ import { encodeEntry, recordEntry, type JournalEntry } from './journal-entry.js'
 import { frameRecord } from './journal-file.js';
 import type { OutboxEntry } from './outbox-entry.js';
 import type { OutboxState } from './outbox-state.js';
+import { SettledRun, type SettledView } from './settled-run.js';
 
 /** Records are encoded and handed out in slices about this big, so no slice holds the loop long. */
 export const SNAPSHOT_SLICE_BYTES = 1024 * 1024;
 
 /**
  * The outbox state as it was at one instant, encoded to journal records a slice at a time while
- * the outbox keeps running. Taking it costs a copy of references (the entries in memory) and of
- * the small parts (each hook's pending ids in memory, its runs on disk as packed arrays, its sent
- * blocks); an entry is encoded when its turn comes, or at once, as it was, when the outbox is
+ * the outbox keeps running. Taking it costs a copy of references (the entries in memory, each
+ * hook's settled run, shared until it changes in place) and of the small parts (each hook's
+ * pending ids in memory, its cold runs as packed arrays, its sent blocks); an entry is encoded when its turn comes, or at once, as it was, when the outbox is
  * about to change it first (`OutboxState.watchChanges`). So the records show the instant the
  * snapshot was taken whatever ran between two slices, and memory holds one slice of records, not
  * the whole state encoded.
@@ -27,6 +28,7 @@ export class StateSnapshot {
     private readonly entries: Readonly<OutboxEntry>[],
     private readonly queues: [string, string[], string[]][],
     private readonly cold: [string, ColdRunSnapshot][],
+    private readonly settled: [string, SettledView][],
     private readonly sent: [string, [string, number[]][]][],
   ) {}
 
@@ -38,6 +40,7 @@ export class StateSnapshot {
       [...state.entriesInOrder()],
       [...state.pendingQueues()],
       [...state.coldRuns()],
+      [...state.settledRuns()],
       [...state.sentBlocks()],
     );
     state.watchChanges((entry) => snapshot.preserve(entry));
@@ -46,7 +49,8 @@ export class StateSnapshot {
 
   /**
    * The snapshot's records, framed, in slices of about `sliceBytes`: the clock, every entry (so a
-   * replay rebuilds the same log), each hook's pending order, its runs on disk, its sent blocks.
+   * replay rebuilds the same log), each hook's pending order, its cold runs, its settled run in
+   * chunks, its sent blocks.
    */
   *slices(sliceBytes = SNAPSHOT_SLICE_BYTES): Generator<Buffer> {
     let slice: Buffer[] = [];
@@ -73,6 +77,12 @@ export class StateSnapshot {
     for (const [hook, run] of this.cold) {
       if (full) yield full;
       full = add(encoded({ t: 'cold', hook, run }));
+    }
+    for (const [hook, view] of this.settled) {
+      for (const run of SettledRun.chunks(view)) {
+        if (full) yield full;
+        full = add(encoded({ t: 'settled_run', hook, run }));
+      }
     }
     for (const [hook, blocks] of this.sent) {
       if (full) yield full;

@@ -111,6 +111,62 @@ describe('startDeliveryLoop', () => {
     async (stackhooks) => stackhooks.container.get<FsOutbox>(DELIVERY_QUEUE).inMemory().cachedBodyBytes,
   );
 
+  describe('memory of the embedded store', function () {
+    this.timeout(40_000);
+    let receiver: TestReceiver;
+    const running: Stackhooks[] = [];
+    beforeEach(async () => {
+      receiver = await startTestReceiver();
+      dataDir = await makeTempDir();
+    });
+    afterEach(async () => {
+      for (const stackhooks of running.splice(0)) await stackhooks.close();
+      await receiver.close();
+      await rm(dataDir, { recursive: true, force: true });
+    });
+    const start = async () => {
+      const stackhooks = await createStackhooks({
+        dataDir,
+        delivery: { allowPrivateTargets: true },
+        adapters: { logger: silentLogger },
+      });
+      running.push(stackhooks);
+      return stackhooks;
+    };
+    const inMemory = (stackhooks: Stackhooks) =>
+      stackhooks.container.get<FsOutbox>(DELIVERY_QUEUE).inMemory();
+
+    it('holds no delivered payload in memory, and still lists and redelivers them, also after a restart', async () => {
+      const first = await start();
+      const uuid = await deliverSome(first, receiver);
+      await until(async () => inMemory(first).entries === 0);
+      expect(inMemory(first)).to.include({ entries: 0, coldPayloads: 0, settledPayloads: BLOCKS });
+      const listed = await first.deliveryLog.list('owner', uuid, {});
+      expect(listed.results.map((r) => r.state)).to.deep.equal(Array(BLOCKS).fill('delivered'));
+
+      const redelivered = await first.deliveryLog.redeliver('owner', uuid, listed.results[2].id);
+      expect(redelivered).to.include({ id: listed.results[2].id, state: 'pending' });
+      await receiver.waitFor(BLOCKS + 1, 20_000);
+      await until(async () => inMemory(first).entries === 0);
+      const again = await first.deliveryLog.list('owner', uuid, {});
+      expect(again.results[2].attempts).to.have.length(2);
+      await first.close();
+      running.splice(0);
+
+      const second = await start();
+      expect(inMemory(second)).to.include({ entries: 0, settledPayloads: BLOCKS });
+      expect(await second.deliveryLog.list('owner', uuid, {})).to.deep.equal(again);
+      await second.deliveryLog.redeliver('owner', uuid, listed.results[4].id);
+      second.startDelivery().wake();
+      await receiver.waitFor(BLOCKS + 2, 20_000);
+      expect(JSON.parse(receiver.received[BLOCKS + 1].body)).to.deep.equal(
+        JSON.parse(receiver.received.find((r) => r.headers['webhook-id'] === listed.results[4].id)!.body),
+      );
+      await until(async () => inMemory(second).entries === 0);
+      expect(inMemory(second)).to.include({ settledPayloads: BLOCKS });
+    });
+  });
+
   let url: string | undefined;
   if (!withPostgres) {
     it(`needs PostgreSQL at ${TEST_DATABASE_URL} for the Postgres store, which does not answer`);
