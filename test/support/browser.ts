@@ -18,6 +18,17 @@ export function chromiumInstalled(): boolean {
   return existsSync(CHROMIUM);
 }
 
+/** Describe a suite that drives chromium, or, without one, a pending test saying how to install it. */
+export function describeInBrowser(title: string, suite: (this: Mocha.Suite) => void): void {
+  if (chromiumInstalled()) {
+    describe(title, suite);
+    return;
+  }
+  describe(title, () => {
+    it(`is skipped because no chromium is installed at ${CHROMIUM} (apt-get install chromium)`);
+  });
+}
+
 /** Start a headless chromium. */
 export function launchChromium(): Promise<Browser> {
   // The sandbox needs user namespaces, which a container running as root often lacks.
