@@ -71,10 +71,10 @@ export async function feedBlocks(t: TestServer): Promise<number> {
   return status.chain_tip.block_height;
 }
 
-/** Sign the page in with the test key, from the sign-in form, and wait for the hooks table. */
-export async function signIn(page: Page, t: TestServer): Promise<void> {
+/** Sign the page in with `key` (the test key by default), from the sign-in form, and wait for the hooks table. */
+export async function signIn(page: Page, t: TestServer, key = TEST_API_KEY): Promise<void> {
   await page.goto(`${t.baseUrl}/dashboard/`);
-  await page.getByLabel('API key').fill(TEST_API_KEY);
+  await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Hooks' }).waitFor(WAIT);
 }

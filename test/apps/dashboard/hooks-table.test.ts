@@ -62,4 +62,17 @@ describeInBrowser('the hooks table in a browser', function () {
     await page.getByText('Hooks 1 to 1 of 1').waitFor(WAIT);
     await page.getByRole('link', { name: 'hook 1234' }).waitFor(WAIT);
   });
+
+  it('signs the tab out, saying why, when its key is revoked while it is open', async () => {
+    const { keys } = t.server.stackhooks;
+    const issued = await keys.issue('carol');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn(page, t, issued.key);
+    await page.getByText('No hooks yet').waitFor(WAIT);
+    await keys.revoke(issued.id);
+    await page.getByRole('link', { name: 'System' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor(WAIT);
+    await page.getByText('The API key was refused: it is unknown or has been revoked.').waitFor(WAIT);
+    expect(await page.evaluate('sessionStorage.length')).to.equal(0);
+  });
 });
