@@ -116,6 +116,8 @@ function showPages(api: Api): void {
   const context: ViewContext = {
     api,
     announce(message, keepOnNextPage = false) {
+      // Something went well: a failure shown before is over.
+      problem.replaceChildren();
       notice.textContent = message;
       keepNotice = keepOnNextPage;
     },

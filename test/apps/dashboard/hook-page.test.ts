@@ -261,6 +261,8 @@ describeInBrowser("a hook's page in a browser", function () {
     const before = sent();
     await page.getByRole('button', { name: /^Resume from block \d+$/ }).click();
     await page.getByRole('button', { name: 'Disable', exact: true }).waitFor(WAIT);
+    // The refusal shown before is over once the hook resumes.
+    expect(await page.locator('#problem').textContent()).to.equal('');
     await until(() => sent() > before);
     await until(async () => {
       const hook = await hookOf('failing receiver');
