@@ -87,6 +87,8 @@ export async function runScan(
 
 /** The closing lines of a scan, for standard error. */
 export function scanLines(summary: ScanSummary): string[] {
+  if (summary.from > summary.to)
+    return [`nothing scanned: start block ${summary.from} is above the archive's tip ${summary.tip}`];
   const lines = [
     `scanned ${counted(summary.scanned, 'block')} of heights ${summary.from} to ${summary.to}: ` +
       `${summary.matched} matched in ${summary.seconds.toFixed(1)} s`,

@@ -111,6 +111,10 @@ describe('stackhooks predicates scan', function () {
     expect(flagged.code, flagged.out).to.equal(0);
     expect(heightsOf(payloadsOf(flagged.stdout))).to.deep.equal([20, 25, 30]);
     expect(flagged.stderr).to.include("end block 99 is above the archive's tip 30: scanned to the tip");
+    const above = await scan(predicateFile(TRANSFERS, { start_block: 31 }), [], env);
+    expect(above.code, above.out).to.equal(0);
+    expect(above.stdout).to.equal('');
+    expect(above.stderr).to.include("nothing scanned: start block 31 is above the archive's tip 30");
   });
 
   it("with --then-that appends the payloads to the predicate's file inside STACKHOOKS_V1_FILE_APPEND_DIR", async () => {
