@@ -3,7 +3,8 @@
 // and how long an open (a restart) takes with a long history, with that history pruned, and fresh.
 // The folder: `--payloads` payloads (1 KB bodies) over `--hooks` hooks, 90% of them delivered (the
 // history), the last 10% pending (the working set); the fresh folder holds only that working set.
-// Run: npx tsx bench/outbox-housekeeping.ts [--payloads 200000] [--hooks 2000]   (prints Markdown)
+// Run: npx tsx bench/outbox-housekeeping.ts [--payloads 200000] [--hooks 2000] [--slice-kib 256]
+// (prints Markdown; the slice is the compaction's `snapshotSliceBytes`)
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,15 +15,21 @@ import type { OutgoingPayload } from '../core/ports/delivery-queue.js';
 import { machineLine } from './support/measure.js';
 
 const { values } = parseArgs({
-  options: { payloads: { type: 'string', default: '200000' }, hooks: { type: 'string', default: '2000' } },
+  options: {
+    payloads: { type: 'string', default: '200000' },
+    hooks: { type: 'string', default: '2000' },
+    'slice-kib': { type: 'string', default: '256' },
+  },
 });
 const PAYLOADS = Number(values.payloads);
 const HOOKS = Number(values.hooks);
 const BATCH = 1000;
+const SLICE = Number(values['slice-kib']) * 1024;
 const T0 = 1_700_000_000_000;
 const none: ReadonlySet<string> = new Set();
 const NEVER = { compactAtBytes: 2 ** 40 };
 const rows: string[] = [];
+let next = 0;
 const MiB = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 function payload(i: number): OutgoingPayload {
@@ -73,7 +80,7 @@ async function folderBytes(dir: string): Promise<number> {
 }
 
 const journals = async (dir: string) =>
-  (await readdir(dir)).filter((n) => n.startsWith('journal-')).join(',');
+  (await readdir(dir)).filter((n) => /^journal-\d+\.log$/.test(n)).join(',');
 
 async function journalBytes(dir: string): Promise<number> {
   const names = (await readdir(dir)).filter((n) => n.startsWith('journal-'));
@@ -81,6 +88,34 @@ async function journalBytes(dir: string): Promise<number> {
     (a, b) => a + b,
     0,
   );
+}
+
+// Enqueue one payload every 10 ms until `until` resolves, watching the event loop meanwhile.
+async function underTraffic(outbox: FsOutbox, until: () => Promise<void>) {
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  const commits: number[] = [];
+  let traffic = true;
+  const done = (async () => {
+    for (let i = 0; traffic; i++) {
+      const start = performance.now();
+      await outbox.enqueue([payload(PAYLOADS + next++)]);
+      commits.push(performance.now() - start);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  loop.enable();
+  const start = performance.now();
+  await until();
+  const ms = performance.now() - start;
+  traffic = false;
+  await done;
+  loop.disable();
+  commits.sort((a, b) => a - b);
+  const f = (ns: number) => (ns / 1e6).toFixed(1);
+  const median = commits[Math.floor(commits.length / 2)] ?? NaN;
+  const max = commits.at(-1) ?? NaN;
+  const row = `${f(loop.max)} | ${f(loop.percentile(99))} | ${commits.length} | ${median.toFixed(1)} | ${max.toFixed(1)}`;
+  return { ms, row };
 }
 
 // Open the folder, timed (a restart's ready time for the outbox), and add its row to the table.
@@ -107,40 +142,28 @@ async function main(): Promise<void> {
     await filling.close();
     await (await timedOpen('history in an uncompacted journal', dir)).close();
 
-    // Compaction of the whole journal, with an enqueue every 10 ms meanwhile (its commit latency).
+    // The event loop under light traffic (an enqueue every 10 ms) with nothing else going on, then
+    // while a compaction rewrites the whole journal: the first commit starts it (the journal is past
+    // 1 byte), and it is over once the next generation replaced the old one.
     const before = await journalBytes(dir);
-    const outbox = await openFsOutbox(dir, { compactAtBytes: 1 });
-    const loop = monitorEventLoopDelay({ resolution: 1 });
-    const commits: number[] = [];
-    let traffic = true;
-    const trafficDone = (async () => {
-      for (let i = PAYLOADS; traffic; i++) {
-        const start = performance.now();
-        await outbox.enqueue([payload(i)]);
-        commits.push(performance.now() - start);
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    })();
-    loop.enable();
-    const start = performance.now();
-    // The first commit starts the compaction (the journal is past 1 byte); it is over once the
-    // next generation replaced the old one.
+    const quiet = await openFsOutbox(dir, NEVER);
+    const baseline = await underTraffic(quiet, () => new Promise((r) => setTimeout(r, 1000)));
+    await quiet.close();
+    const outbox = await openFsOutbox(dir, { compactAtBytes: 1, snapshotSliceBytes: SLICE });
     const generation = await journals(dir);
-    while ((await journals(dir)) === generation) await new Promise((r) => setTimeout(r, 20));
-    const compactMs = performance.now() - start;
-    traffic = false;
-    await trafficDone;
+    const compaction = await underTraffic(outbox, async () => {
+      while ((await journals(dir)) === generation) await new Promise((r) => setTimeout(r, 20));
+    });
     await outbox.close();
-    loop.disable();
-    commits.sort((a, b) => a - b);
-    const after = await journalBytes(dir);
     console.log(`# outbox housekeeping: ${PAYLOADS} payloads over ${HOOKS} hooks, ${history} delivered`);
     console.log(machineLine());
-    const held = `${(loop.max / 1e6).toFixed(1)} ms (p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms)`;
-    const commit = `p50 ${commits[Math.floor(commits.length / 2)]?.toFixed(1)} ms, max ${commits.at(-1)?.toFixed(1)} ms`;
     console.log(
-      `\ncompaction: journal ${MiB(before)} → ${MiB(after)} MiB in ${compactMs.toFixed(0)} ms; event loop held at most ${held}; ${commits.length} enqueues meanwhile, commit ${commit}`,
+      `\ncompaction: journal ${MiB(before)} → ${MiB(await journalBytes(dir))} MiB in ${compaction.ms.toFixed(0)} ms (slices of ${SLICE / 1024} KiB)`,
     );
+    console.log('\n| | event loop held, max ms | p99 ms | enqueues | commit p50 ms | commit max ms |');
+    console.log('|---|---:|---:|---:|---:|---:|');
+    console.log(`| no compaction (1 s) | ${baseline.row} |`);
+    console.log(`| during the compaction | ${compaction.row} |`);
 
     const kept = await timedOpen('history kept, journal compacted', dir);
     // The retention passes over the history: all of it is pruned, and the compaction that pays follows.

@@ -15,7 +15,7 @@ export type FsOutboxOptions = OutboxOptions & {
   pendingInMemoryPerHook?: number;
   /** Bodies of recently queued payloads kept in memory, as JSON bytes (default 16 MiB). */
   bodyCacheBytes?: number;
-  /** A compaction encodes and writes its snapshot in slices about this big (default 1 MiB). */
+  /** A compaction encodes and writes its snapshot in slices about this big (default 256 KiB). */
   snapshotSliceBytes?: number;
   /** Size at which a payload segment is closed and the next one started (default 64 MiB). */
   segmentBytes?: number;

@@ -4,6 +4,7 @@ import { insertByAge } from './delivery-log.js';
 import { HookHeads, type HookQueue } from './hook-heads.js';
 import { newHookLog, type HookLog } from './hook-log.js';
 import { LogReader } from './log-reader.js';
+import { HashCounts } from './hash-counts.js';
 import { DeliveredBodies } from './log-retention.js';
 import { metaOf, type OutboxEntry, type PayloadMeta } from './outbox-entry.js';
 import type { Locator } from './payload-segments.js';
@@ -36,6 +37,8 @@ export class OutboxMemory {
   protected readonly deliveredBodies = new DeliveredBodies();
   protected readonly keepDeliveredBodiesMs: number;
   protected readonly reader: LogReader;
+  /** The id hashes of the settled payloads on disk, to tell at once that an id is not among them. */
+  protected readonly settledHashes = new HashCounts();
   /** Settled entries still in memory, to leave it at the next `settleToDisk`. */
   protected readonly settledInMemory = new Set<OutboxEntry>();
   protected nextSeq = 0;
@@ -82,9 +85,14 @@ export class OutboxMemory {
     for (const hook of this.hooks.values()) for (const run of hook.cold) yield [hook.uuid, run.snapshot()];
   }
 
-  /** Every hook's sent blocks, oldest first. */
-  sentBlocks(): Generator<[string, [string, number[]][]]> {
-    return this.sent.entries();
+  /** The hooks that were sent blocks in live applies. */
+  sentHooks(): string[] {
+    return this.sent.hooks();
+  }
+
+  /** One hook's sent blocks, oldest first. */
+  sentBlocksOf(hook: string): [string, number[]][] {
+    return this.sent.blocksOf(hook);
   }
 
   /** Every hook's settled run, as it is now (kept so for the snapshot). */
@@ -113,6 +121,11 @@ export class OutboxMemory {
    */
   watchChanges(listener: ((entry: Readonly<OutboxEntry>) => void) | undefined): void {
     this.beforeChange = listener;
+  }
+
+  /** Have `listener` told before a hook's sent blocks change (undefined: no one), as `watchChanges`. */
+  watchSent(listener: ((hook: string) => void) | undefined): void {
+    this.sent.watch(listener);
   }
 
   /** The outbox's notion of now. */
@@ -160,6 +173,7 @@ export class OutboxMemory {
   /** Snapshot restore: a chunk of one hook's settled run, after those restored before it. */
   restoreSettled(hookUuid: string, chunk: SettledChunk): void {
     for (const p of this.hookLog(hookUuid).settled.restoreChunk(chunk)) {
+      this.settledHashes.add(p.hash);
       this.settlements?.retain(p.settlement);
       if (p.payload) this.store.retain(p.payload);
       this.deliveredBodies.restored(hookUuid, p);

@@ -16,12 +16,23 @@ export class SentApplies {
   /** hook → block hash → tx indexes; a Map keeps insertion order, so the first key is the oldest. */
   private readonly byHook = new Map<string, Map<string, number[]>>();
   private readonly byBlock = new Map<string, Set<string>>();
+  /** Told before a hook's blocks change (see `watch`). */
+  private beforeChange: ((hook: string) => void) | undefined;
 
   constructor(private readonly limit = SENT_BLOCKS_PER_HOOK) {}
+
+  /**
+   * Have `listener` told before any hook's blocks change (undefined: no one), so a snapshot that
+   * encodes them later can copy them first.
+   */
+  watch(listener: ((hook: string) => void) | undefined): void {
+    this.beforeChange = listener;
+  }
 
   /** Track a live payload: its rollback takes blocks back, its apply adds them. */
   track(payload: Pick<OutgoingPayload, 'hook_uuid' | 'apply' | 'rollback'>): void {
     const hook = payload.hook_uuid;
+    this.beforeChange?.(hook);
     for (const ref of payload.rollback) this.forget(hook, ref.hash);
     if (payload.apply.length === 0) return;
     let blocks = this.byHook.get(hook);
@@ -52,13 +63,19 @@ export class SentApplies {
 
   /** Forget everything about a hook. */
   dropHook(hook: string): void {
+    this.beforeChange?.(hook);
     for (const hash of this.byHook.get(hook)?.keys() ?? []) this.unindex(hook, hash);
     this.byHook.delete(hook);
   }
 
-  /** Every hook's blocks, oldest first, for a snapshot. */
-  *entries(): Generator<[string, [string, number[]][]]> {
-    for (const [hook, blocks] of this.byHook) yield [hook, [...blocks]];
+  /** The hooks that were sent blocks. */
+  hooks(): string[] {
+    return [...this.byHook.keys()];
+  }
+
+  /** One hook's blocks, oldest first, for a snapshot. */
+  blocksOf(hook: string): [string, number[]][] {
+    return [...(this.byHook.get(hook) ?? [])];
   }
 
   /** Restore one hook's blocks from a snapshot, oldest first. */

@@ -54,7 +54,10 @@ export class SettledLog extends OutboxMemory {
   protected knows(hookUuid: string, id: string): boolean {
     if (this.entries.has(id)) return true;
     const hook = this.hooks.get(hookUuid);
-    return hook !== undefined && this.reader.getOnDisk(hook, id) !== undefined;
+    if (!hook) return false;
+    if (this.reader.findCold(hook, id)) return true;
+    // Most ids are new: the hash count says so without a look at the hook's settled payloads.
+    return this.settledHashes.has(idHash(id)) && this.reader.findSettled(hook, id) !== undefined;
   }
 
   // A failed payload on disk taken back into memory (to be redelivered), as the log showed it.
@@ -86,6 +89,7 @@ export class SettledLog extends OutboxMemory {
 
   // An attempt on a payload that is not in memory: a settled one on disk of any hook, if it is one.
   protected warmSettledAnywhere(id: string): OutboxEntry | undefined {
+    if (!this.settledHashes.has(idHash(id))) return undefined;
     for (const hook of this.hooks.values()) {
       const found = this.reader.findSettled(hook, id);
       if (found) return this.warm(hook, found.position);
@@ -95,6 +99,7 @@ export class SettledLog extends OutboxMemory {
 
   protected warm(hook: HookLog, position: number): OutboxEntry {
     const p = hook.settled.removeAt(position);
+    this.settledHashes.remove(p.hash);
     const entry = this.reader.settledEntry(p);
     this.settlements!.release(p.settlement);
     this.insert(entry);
@@ -108,6 +113,7 @@ export class SettledLog extends OutboxMemory {
     this.entries.delete(entry.meta.id);
     removeByAge(hook.log, entry);
     hook.counts[entry.state]--;
+    this.settledHashes.add(idHash(entry.meta.id));
     hook.settled.insert({
       payload: entry.loc,
       settlement: loc,
@@ -141,6 +147,7 @@ export class SettledLog extends OutboxMemory {
   }
 
   protected forgetSettled(p: SettledPayload): void {
+    this.settledHashes.remove(p.hash);
     this.settlements?.release(p.settlement);
     if (p.payload) this.store.release(p.payload, '');
   }

@@ -44,8 +44,8 @@ type Column = Columns[ColumnName];
 export type SettledView = { columns: Columns; head: number; end: number };
 
 const FIRST_CAPACITY = 8;
-/** Payloads per snapshot record: about 300 KiB of base64. */
-export const SETTLED_CHUNK = 4096;
+/** Payloads per snapshot record: about 74 KiB of base64, well inside a snapshot slice. */
+export const SETTLED_CHUNK = 1024;
 const NO_DELIVERY = -1;
 
 function allocate(capacity: number): Columns {

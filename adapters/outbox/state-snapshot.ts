@@ -6,13 +6,16 @@ import type { OutboxState } from './outbox-state.js';
 import { SettledRun, type SettledView } from './settled-run.js';
 
 /** Records are encoded and handed out in slices about this big, so no slice holds the loop long. */
-export const SNAPSHOT_SLICE_BYTES = 1024 * 1024;
+export const SNAPSHOT_SLICE_BYTES = 256 * 1024;
+/** Sent blocks per snapshot record. */
+const SENT_PER_RECORD = 1000;
 
 /**
  * The outbox state as it was at one instant, encoded to journal records a slice at a time while
  * the outbox keeps running. Taking it costs a copy of references (the entries in memory, each
- * hook's settled run, shared until it changes in place) and of the small parts (each hook's
- * pending ids in memory, its cold runs as packed arrays, its sent blocks); an entry is encoded when its turn comes, or at once, as it was, when the outbox is
+ * hook's settled run, shared until it changes in place; the hooks sent blocks, each hook's copied
+ * when it is about to change) and of the small parts (each hook's pending ids in memory, its cold
+ * runs as packed arrays); an entry is encoded when its turn comes, or at once, as it was, when the outbox is
  * about to change it first (`OutboxState.watchChanges`). So the records show the instant the
  * snapshot was taken whatever ran between two slices, and memory holds one slice of records, not
  * the whole state encoded.
@@ -20,6 +23,10 @@ export const SNAPSHOT_SLICE_BYTES = 1024 * 1024;
 export class StateSnapshot {
   /** Records of entries that changed after the instant, as they were at it. */
   private readonly preserved = new Map<Readonly<OutboxEntry>, Buffer>();
+  /** Sent blocks not encoded yet, of hooks whose blocks changed after the instant, as they were at it. */
+  private readonly preservedSent = new Map<string, [string, number[]][]>();
+  /** Hooks whose sent blocks are not encoded yet. */
+  private readonly sentToEncode: Set<string>;
   private released = false;
 
   private constructor(
@@ -29,8 +36,10 @@ export class StateSnapshot {
     private readonly queues: [string, string[], string[]][],
     private readonly cold: [string, ColdRunSnapshot][],
     private readonly settled: [string, SettledView][],
-    private readonly sent: [string, [string, number[]][]][],
-  ) {}
+    private readonly sent: string[],
+  ) {
+    this.sentToEncode = new Set(sent);
+  }
 
   /** Take the state as it is now; it is watched until `release`. */
   static take(state: OutboxState): StateSnapshot {
@@ -41,9 +50,10 @@ export class StateSnapshot {
       [...state.pendingQueues()],
       [...state.coldRuns()],
       [...state.settledRuns()],
-      [...state.sentBlocks()],
+      state.sentHooks(),
     );
     state.watchChanges((entry) => snapshot.preserve(entry));
+    state.watchSent((hook) => snapshot.preserveSent(hook));
     return snapshot;
   }
 
@@ -84,9 +94,15 @@ export class StateSnapshot {
         full = add(encoded({ t: 'settled_run', hook, run }));
       }
     }
-    for (const [hook, blocks] of this.sent) {
-      if (full) yield full;
-      full = add(encoded({ t: 'sent', hook, blocks }));
+    for (const hook of this.sent) {
+      const blocks = this.preservedSent.get(hook) ?? this.state.sentBlocksOf(hook);
+      this.sentToEncode.delete(hook);
+      this.preservedSent.delete(hook);
+      // In parts, so a hook sent thousands of blocks is not one long record to encode.
+      for (let from = 0; from < blocks.length; from += SENT_PER_RECORD) {
+        if (full) yield full;
+        full = add(encoded({ t: 'sent', hook, blocks: blocks.slice(from, from + SENT_PER_RECORD) }));
+      }
     }
     if (full) yield full;
     if (bytes > 0) yield Buffer.concat(slice, bytes);
@@ -97,6 +113,13 @@ export class StateSnapshot {
     if (this.released) return;
     this.released = true;
     this.state.watchChanges(undefined);
+    this.state.watchSent(undefined);
+  }
+
+  // A hook's sent blocks are about to change: keep them as they are now, if still to be encoded.
+  private preserveSent(hook: string): void {
+    if (this.sentToEncode.has(hook) && !this.preservedSent.has(hook))
+      this.preservedSent.set(hook, this.state.sentBlocksOf(hook));
   }
 
   // An entry is about to change: keep its record as it is now, the first time only.

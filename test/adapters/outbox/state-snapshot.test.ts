@@ -45,6 +45,25 @@ describe('StateSnapshot', () => {
     expect(after).to.not.deep.equal(before);
   });
 
+  it('shows the blocks sent to each hook as they were when taken, though hooks were sent more or dropped before they were encoded', () => {
+    const state = new OutboxState(new MemoryPayloads(), Infinity);
+    const block = (n: number) => ({ index: n, hash: `0x${n}`, tx_indexes: [n % 3] });
+    const hashes = Array.from({ length: 30 }, (_, n) => `0x${n}`);
+    for (let n = 0; n < 20; n++)
+      state.enqueue(HOOKS.map((hook) => outgoing(hook, { apply: [block(n)], created_at: T0 + n })));
+    const before = state.sentApplies(hashes);
+    const snapshot = StateSnapshot.take(state);
+    const slices = snapshot.slices(256);
+    const early = [slices.next().value!];
+    for (let n = 20; n < 30; n++) state.enqueue([outgoing('h1', { apply: [block(n)], created_at: T0 + n })]);
+    state.enqueue([outgoing('h2', { apply: [], rollback: [block(19)], created_at: T0 + 40 })]);
+    state.dropHook('h0');
+    const after = state.sentApplies(hashes);
+    snapshot.release();
+    expect(replay([...early, ...slices]).sentApplies(hashes)).to.deep.equal(before);
+    expect(after).to.not.deep.equal(before);
+  });
+
   it('hands out slices of about the size asked for', () => {
     const state = new OutboxState(new MemoryPayloads(), Infinity);
     state.enqueue(Array.from({ length: 200 }, (_, i) => outgoing('h0', { created_at: T0 + i })));
