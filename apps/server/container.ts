@@ -72,6 +72,7 @@ import { LiveMatching } from '../../core/use-cases/live-matching.js';
 import { BlockArchiver } from '../../core/use-cases/archive-blocks.js';
 import { ChainNotices, type ChainCounters } from '../../core/use-cases/chain-notices.js';
 import { BlockIngest } from '../../core/use-cases/ingest-blocks.js';
+import { SignerMessageDelivery } from '../../core/use-cases/signer-message-delivery.js';
 import { ContractAbis } from '../../core/use-cases/contract-abis.js';
 import { openFsArchive, openFsContractStore } from '../../adapters/archive-fs/index.js';
 import { NodeRpcInterfaceSource, type NodeRpcOptions } from '../../adapters/node-rpc/index.js';
@@ -362,6 +363,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   container.bind(ChainNotices).toSelf().inSingletonScope();
   container.bind(BlockArchiver).toSelf().inSingletonScope();
   container.bind(BlockIngest).toSelf().inSingletonScope();
+  container.bind(SignerMessageDelivery).toSelf().inSingletonScope();
 
   const registry = container.get(HookRegistry);
   const liveMatching = container.get(LiveMatching);
@@ -420,6 +422,8 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   const secrets = container.get(ConsumerSecrets);
   const evaluations = container.get(HookEvaluations);
   const ingest = container.get(BlockIngest);
+  const signerMessages = container.get(SignerMessageDelivery);
+  ingest.onStackerDbPost((entry) => signerMessages.received(entry));
   const contractAbis = container.get(ContractAbis);
   const { ingestProgress, readiness, metrics } = operatorView({
     info: {

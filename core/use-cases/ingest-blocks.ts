@@ -35,6 +35,7 @@ export class BlockIngest {
   /** The last `/new_block` entry processed, carried in every processed mark's note. */
   private lastBlock: ProcessedNote['block'];
   private readonly listeners: ((report: BlockEntryReport) => void)[] = [];
+  private readonly stackerDbReaders: ((entry: RawEvent) => Promise<void>)[] = [];
 
   constructor(
     @inject(EVENT_LOG) private readonly log: EventLog,
@@ -49,6 +50,14 @@ export class BlockIngest {
   /** Be told what happened to every `/new_block` entry processed (for metrics and readiness). */
   onBlock(listener: (report: BlockEntryReport) => void): void {
     this.listeners.push(listener);
+  }
+
+  /**
+   * Have every `/stackerdb_chunks` entry read, in log order, before it is marked processed (a
+   * rejection stops processing there, and the entry is read again on the next wake).
+   */
+  onStackerDbPost(reader: (entry: RawEvent) => Promise<void>): void {
+    this.stackerDbReaders.push(reader);
   }
 
   /** Start processing whatever the log holds beyond the last processed entry; calls while busy coalesce. */
@@ -142,6 +151,8 @@ export class BlockIngest {
           if (this.paused) return;
           if (entry.path === '/new_block') await this.processBlockEntry(entry);
           else if (entry.path === '/new_mempool_tx') this.abis.prefetchMempool(entry.body);
+          else if (entry.path === '/stackerdb_chunks')
+            for (const read of this.stackerDbReaders) await read(entry);
           await this.log.markProcessed(entry.id, await this.tipNote());
         }
       }

@@ -137,6 +137,16 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
     return run;
   }
 
+  /** Run `step` with the live 1.x predicates' hooks, in turn with chain events (signer messages match against them). */
+  withLiveV1Hooks<T>(step: (hooks: StoredHook[]) => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
+      this.freshen();
+      await this.load();
+      const hooks = [...this.v1Scopes.keys()].flatMap((uuid) => this.live.get(uuid) ?? []);
+      return step(hooks);
+    });
+  }
+
   /** How many hooks the index holds. */
   async liveHookCount(): Promise<number> {
     await this.load();
