@@ -5,7 +5,8 @@
 // Two shapes of hook set: about 1% of the hooks match each block (so the payloads grow with the
 // hooks), and a fixed 10 match (so only the registered count grows). The promise to check: a block
 // costs what its matching hooks cost, not what the registered ones do.
-// Run: npx tsx bench/live.ts [--blocks N] [--sizes 1000,10000,100000] [--no-postgres]
+// With --v1 the hooks are Chainhook 1.x predicates (`ft_event` scopes) and the payloads 1.x's.
+// Run: npx tsx bench/live.ts [--blocks N] [--sizes 1000,10000,100000] [--no-postgres] [--v1]
 // Prints Markdown; exits 0 whatever it measures (Postgres rows are skipped when it does not answer).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector';
@@ -29,12 +30,14 @@ import { stxTransfer, withEvents } from '../test/support/block-builder.js';
 import { sampleDefinition } from '../test/support/definitions.js';
 import type { HookDefinition } from '../core/hooks/definition.js';
 import { benchDatabaseAnswers, dropBenchSchema, freshBenchSchema } from './support/pg-schema.js';
+import { v1HookSet } from './support/v1-hooks.js';
 
 const { values: args } = parseArgs({
   options: {
     blocks: { type: 'string', default: '6' },
     sizes: { type: 'string', default: '1000,10000,100000' },
     'no-postgres': { type: 'boolean', default: false },
+    v1: { type: 'boolean', default: false },
     /** A folder: writes a CPU profile of each row's timed blocks there (seeding left out). */
     'profile-dir': { type: 'string' },
   },
@@ -183,7 +186,7 @@ async function postgresStore(): Promise<Store> {
 async function measure(open: () => Promise<Store>, count: number, matching: number): Promise<Row> {
   const store = await open();
   try {
-    await store.seed(hookSet(count, matching));
+    await store.seed(args.v1 ? v1HookSet(count, matching, FT, ISSUER) : hookSet(count, matching));
     let now = 1_700_100_000_000;
     const live = new LiveMatching(
       store.hooks,
@@ -267,7 +270,7 @@ try {
 } catch {
   // Not a checkout: the table stands without it.
 }
-console.log(`## Live stream per block\n`);
+console.log(`## Live stream per block${args.v1 ? ', Chainhook 1.x predicates' : ''}\n`);
 console.log(
   `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ` +
     `commit ${commit}, load average at start ${load.map((l) => l.toFixed(2)).join(' ')}, ${BLOCKS} timed blocks each.\n`,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { inject, injectable } from 'inversify';
-import { matchedIndexes, scopeMatcher, type ScopeMatcher } from '../chainhook-v1/scope-matcher.js';
+import { ScopeIndex } from '../chainhook-v1/scope-index.js';
+import { matchedIndexes } from '../chainhook-v1/scope-matcher.js';
 import { queuedV1Body, shapeV1Payload } from '../chainhook-v1/shape-v1-payload.js';
 import { ExpirySchedule } from '../hooks/expiry-schedule.js';
 import { countLiveStep, rewindResume, toUnixSeconds } from '../hooks/lifecycle.js';
@@ -50,7 +51,7 @@ function livePayloadId(hookUuid: string, identity: string): string {
 export class LiveMatching implements ChainUpdateSink, HookChangeListener {
   private readonly index = new HookIndex();
   /** The live hooks registered through the Chainhook 1.x API, each with its compiled scope. */
-  private readonly v1Scopes = new Map<string, ScopeMatcher>();
+  private readonly v1Scopes = new ScopeIndex();
   private readonly live = new Map<string, StoredHook>();
   /** Enabled hooks catching up in a resume: not matched live, but sent rollbacks of what they were sent. */
   private readonly resuming = new Map<string, StoredHook>();
@@ -96,7 +97,7 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
       if (this.ingesting) for (const listener of this.resumeListeners) listener(hook);
     } else this.resuming.delete(uuid);
     const v1 = hook?.definition.chainhook_v1?.networks[hook.definition.network];
-    if (hook && v1 && isLive(hook)) this.v1Scopes.set(uuid, scopeMatcher(v1.if_this));
+    if (hook && v1 && isLive(hook)) this.v1Scopes.set(uuid, v1.if_this);
     else this.v1Scopes.delete(uuid);
     if (hook && isLive(hook)) {
       this.live.set(uuid, hook);
@@ -220,11 +221,10 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
         const hook = this.live.get(uuid);
         if (hook) shareOf(hook).apply.push({ block, txIndexes });
       });
-      for (const [uuid, scope] of this.v1Scopes) {
-        const hit = scope(block);
+      this.v1Scopes.forEachMatch(block, (uuid, hit) => {
         const hook = this.live.get(uuid);
-        if (hit && hook) shareOf(hook).apply.push({ block, txIndexes: matchedIndexes(block, hit) });
-      }
+        if (hook) shareOf(hook).apply.push({ block, txIndexes: matchedIndexes(block, hit) });
+      });
     }
     await this.cutAtEvaluationLimits(shares, event);
     return shares;
