@@ -1,192 +1,147 @@
-// What naming contract-call arguments costs a block: one block of 200 calls, each to a contract of
-// its own, ingested into a whole embedded instance (archive, matcher, one contract_call hook with
-// decoded values, payloads queued in memory), timed from ingestNodeBlock to the payload queued.
-// The stand-in node is a separate process answering each interface request after 5 ms.
+// What naming contract-call arguments costs a block, as a user meets it: the real server (startServer,
+// embedded stores) with one contract_call hook (decoded values) posting to a receiver process; a
+// stand-in stacks-node process posts each block to the event observer; a second stand-in answers
+// the RPC's interface requests after 5 ms. Each block is one of 200 calls, each to a contract of its
+// own, timed from its POST leaving the node to its webhook arriving at the receiver. Blocks come
+// `--gap-ms` apart, after the previous block's webhook and writes are done (as blocks seconds apart).
 //   no node              200 contracts nobody knows: the fallback (unnamed), the baseline
 //   node, unknown        200 contracts seen for the first time: 200 requests to the node
-//   node, known          the same 200 contracts again (learned in a warm-up block)
 //   node, via mempool    200 new contracts whose calls the node posted to /new_mempool_tx before
 //                        the block (as it does): looked up then, not while the block waits
-//   no node, deployed    200 contracts whose deploys an earlier block carried (named before this work)
+//   node, known          the same 200 contracts again (learned in the warm-up blocks)
+//   no node, deployed    200 contracts whose deploys an earlier block carried (named before the RPC)
 // The promise: unknown contracts with a 5 ms node add at most 50 ms; known ones add nothing measurable.
-// Run: npx tsx bench/contract-abis.ts [--rounds N] [--calls N] [--delay-ms N]   (about 2 minutes)
-import { spawn } from 'node:child_process';
+// Run: npx tsx bench/contract-abis.ts [--blocks N] [--warmup N] [--calls N] [--delay-ms N]
+//        [--gap-ms N] [--concurrency 128[,64…]] [--unknown-only]   (about 2 minutes with the defaults)
 import { execSync } from 'node:child_process';
-import { once } from 'node:events';
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { MemoryOutbox } from '../adapters/outbox/index.js';
-import { silentLogger } from '../adapters/system/index.js';
-import { createStackhooks, type Stackhooks } from '../apps/server/container.js';
-import type { ContractCallArg } from '../core/chain/transaction-payload.js';
 import type { NodeBlock } from '../core/stacks-codec/node-block.js';
 import { ChainBuilder, TEST_KEYS, addressOf, contractDeploy } from '../test/support/block-builder.js';
-import { sampleDefinition } from '../test/support/definitions.js';
-import { makeTempDir } from '../test/support/temp-dir.js';
 import { LIST_ITEM_ABI, callBlock, contractIds } from './support/abi-calls.js';
+import type { AbiNodeReady } from './support/abi-node.js';
+import { runAbiScenario, type AbiBenchRig, type Scenario, type ScenarioRun } from './support/abi-run.js';
+import { startReceiver, startStandInNode } from './support/deliver-children.js';
+import { startBenchChild } from './support/deliver-ipc.js';
 import { loadAverage, machineLine, median } from './support/measure.js';
 
 const { values: args } = parseArgs({
   options: {
-    rounds: { type: 'string', default: '9' },
+    blocks: { type: 'string', default: '9' },
+    warmup: { type: 'string', default: '3' },
     calls: { type: 'string', default: '200' },
     'delay-ms': { type: 'string', default: '5' },
+    'gap-ms': { type: 'string', default: '1000' },
+    concurrency: { type: 'string', default: '128' },
+    'unknown-only': { type: 'boolean', default: false },
   },
 });
-const ROUNDS = Number(args.rounds);
+const BLOCKS = Number(args.blocks);
+const WARMUP = Math.max(1, Number(args.warmup));
 const CALLS = Number(args.calls);
 const DELAY_MS = Number(args['delay-ms']);
+const GAP_MS = Number(args['gap-ms']);
+const CONCURRENCIES = args.concurrency.split(',').map(Number);
 const MARKETS = 'SPJW1XE278YMCEYMXB8ZFGJMH8ZVAAEDP2S2PJYG';
 const ALICE = addressOf(TEST_KEYS.alice);
 
-type Scenario = 'no node' | 'node, unknown' | 'node, via mempool' | 'node, known' | 'no node, deployed';
-type Row = { scenario: Scenario; ms: number[]; named: number; args: number; requests: number };
-
-/** The stand-in node: a child process that prints its URL. */
-async function startNode(): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/support/abi-node.ts', String(DELAY_MS)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const [line] = (await once(child.stdout, 'data')) as [Buffer];
-  const { url } = JSON.parse(line.toString().trim()) as { url: string };
-  return {
-    url,
-    async stop() {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
-}
-
-async function openInstance(dataDir: string, nodeUrl: string | undefined) {
-  const queue = new MemoryOutbox();
-  const stackhooks = await createStackhooks({
-    dataDir,
-    delivery: { allowPrivateTargets: true },
-    nodeRpc: nodeUrl ? { url: nodeUrl } : undefined,
-    adapters: { deliveries: queue, logger: silentLogger },
-  });
-  await stackhooks.registry.register('bench', {
-    ...sampleDefinition(),
-    filters: { events: [{ type: 'contract_call' }] },
-    options: { enable_on_registration: true, decode_clarity_values: true },
-  });
-  return { stackhooks, queue };
-}
-
-/** Time each measured block from ingest to its payload queued; count the arguments that went out named. */
-async function measure(
+/** The warm-up and measured blocks of a scenario, on a chain of its own; nonces never reused. */
+async function blocksFor(
   scenario: Scenario,
-  stackhooks: Stackhooks,
-  queue: MemoryOutbox,
-  warmup: NodeBlock[],
-  measured: NodeBlock[],
-): Promise<Row> {
-  for (const block of warmup) await stackhooks.ingest.ingestNodeBlock(block);
-  await stackhooks.contractAbis.idle();
-  const queuedBefore = queue.all().length;
-  const requestsBefore = stackhooks.contractAbis.counters.node_requests;
-  const ms: number[] = [];
-  for (const block of measured) {
-    if (scenario === 'node, via mempool') {
-      // The node posts a transaction to the mempool seconds before a block mines it.
-      stackhooks.contractAbis.prefetchMempool(JSON.stringify(block.transactions.map((tx) => tx.raw_tx)));
-      await stackhooks.contractAbis.idle();
-    }
-    const start = performance.now();
-    await stackhooks.ingest.ingestNodeBlock(block);
-    ms.push(performance.now() - start);
-  }
-  const sent = queue
-    .all()
-    .slice(queuedBefore)
-    .flatMap((p) => p.body.event.apply)
-    .flatMap((b) => b.transactions)
-    .flatMap((tx) => tx.operations)
-    .filter((op) => op.type === 'contract_call')
-    .flatMap((op) => op.metadata.args as ContractCallArg[]);
-  return {
-    scenario,
-    ms,
-    named: sent.filter((arg) => arg.name !== '').length,
-    args: sent.length,
-    requests: stackhooks.contractAbis.counters.node_requests - requestsBefore,
-  };
-}
-
-/** Blocks on a chain of their own: each round's calls from `contractsOf(round)`, nonces never reused. */
-async function blocksOf(
-  chain: ChainBuilder,
-  rounds: number,
-  contractsOf: (round: number) => string[],
-  nonce = 0,
-) {
+  run: number,
+): Promise<{ setup: NodeBlock[]; warmup: NodeBlock[]; measured: NodeBlock[] }> {
+  const chain = new ChainBuilder({ label: `bench-abis-${scenario}-${run}` });
+  const setup: NodeBlock[] = [];
   const blocks: NodeBlock[] = [];
-  for (let round = 0; round < rounds; round++)
-    blocks.push(await callBlock(chain, contractsOf(round), nonce + round * CALLS));
-  return blocks;
-}
-
-async function scenario(name: Scenario, nodeUrl: string | undefined): Promise<Row> {
-  const dataDir = await makeTempDir('stackhooks-bench-abis-');
-  const { stackhooks, queue } = await openInstance(dataDir, nodeUrl);
-  try {
-    const chain = new ChainBuilder({ label: `bench-abis-${name}` });
-    const fresh = (round: number) => contractIds(MARKETS, `r${round}`, CALLS);
-    if (name === 'no node' || name === 'node, unknown' || name === 'node, via mempool') {
-      // Round 0 warms up (and opens the connection to the node); every round calls new contracts.
-      const blocks = await blocksOf(chain, ROUNDS + 1, fresh);
-      return await measure(name, stackhooks, queue, blocks.slice(0, 1), blocks.slice(1));
-    }
-    if (name === 'node, known') {
-      const blocks = await blocksOf(chain, ROUNDS + 1, () => fresh(0));
-      return await measure(name, stackhooks, queue, blocks.slice(0, 1), blocks.slice(1));
-    }
+  let contractsOf = (round: number) => contractIds(MARKETS, `s${run}-r${round}`, CALLS);
+  if (scenario === 'node, known') contractsOf = () => contractIds(MARKETS, `s${run}-known`, CALLS);
+  if (scenario === 'no node, deployed') {
     const names = contractIds(ALICE, 'deployed', CALLS).map((id) => id.split('.')[1]);
     const deploys = await Promise.all(
       names.map((contractName, nonce) =>
         contractDeploy({ contractName, codeBody: '(begin)', abi: LIST_ITEM_ABI, nonce }),
       ),
     );
-    const deployBlock = chain.next({ transactions: deploys });
-    const blocks = await blocksOf(chain, ROUNDS + 1, () => contractIds(ALICE, 'deployed', CALLS), CALLS);
-    return await measure(name, stackhooks, queue, [deployBlock, blocks[0]], blocks.slice(1));
-  } finally {
-    await stackhooks.close();
-    await rm(dataDir, { recursive: true, force: true });
+    setup.push(chain.next({ transactions: deploys }));
+    contractsOf = () => contractIds(ALICE, 'deployed', CALLS);
   }
+  const nonce = setup.length * CALLS;
+  for (let round = 0; round < WARMUP + BLOCKS; round++)
+    blocks.push(await callBlock(chain, contractsOf(round), nonce + round * CALLS));
+  return { setup, warmup: blocks.slice(0, WARMUP), measured: blocks.slice(WARMUP) };
 }
 
+const root = fileURLToPath(new URL('..', import.meta.url));
+const work = await mkdtemp(join(tmpdir(), 'stackhooks-bench-abis-'));
+const receiver = await startReceiver(root);
+const poster = await startStandInNode(root);
+const abiNode = await startBenchChild<AbiNodeReady>(
+  fileURLToPath(new URL('./support/abi-node.ts', import.meta.url)),
+  root,
+);
+await abiNode.request({ kind: 'delay', ms: DELAY_MS });
+const rig: AbiBenchRig = { receiver, poster, abiNode, work };
+// The server runs in this process, so what one scenario compiles (undici, the decoder) the next
+// finds warm. A first "node, unknown" run in the cold process is shown on its own; the rows after
+// it are a process that has been running, as a service meets blocks.
+type Step = { scenario: Scenario; withNode: boolean; mempool: boolean; concurrency?: number; cold?: true };
+const plan: Step[] = [
+  { scenario: 'node, unknown', withNode: true, mempool: false, concurrency: CONCURRENCIES[0], cold: true },
+  { scenario: 'no node', withNode: false, mempool: false },
+  ...CONCURRENCIES.map((concurrency) => ({
+    scenario: 'node, unknown' as const,
+    withNode: true,
+    mempool: false,
+    concurrency,
+  })),
+  { scenario: 'node, via mempool', withNode: true, mempool: true, concurrency: CONCURRENCIES[0] },
+  { scenario: 'node, known', withNode: true, mempool: false, concurrency: CONCURRENCIES[0] },
+  { scenario: 'no node, deployed', withNode: false, mempool: false },
+];
+// --unknown-only: the baseline and the unknown contracts at each concurrency, the rest left out.
+if (args['unknown-only']) plan.splice(plan.length - 3, 3);
 const loadBefore = loadAverage();
-const node = await startNode();
-const rows: Row[] = [];
+const rows: (ScenarioRun & { cold?: true })[] = [];
 try {
-  rows.push(await scenario('no node', undefined));
-  rows.push(await scenario('node, unknown', node.url));
-  rows.push(await scenario('node, via mempool', node.url));
-  rows.push(await scenario('node, known', node.url));
-  rows.push(await scenario('no node, deployed', undefined));
+  for (const [run, step] of plan.entries()) {
+    const blocks = await blocksFor(step.scenario, run);
+    rows.push({ ...(await runAbiScenario({ rig, ...step, ...blocks, gapMs: GAP_MS })), cold: step.cold });
+    console.error(`${step.scenario} done; load ${loadAverage()}`);
+  }
 } finally {
-  await node.stop();
+  await Promise.all([receiver.stop(), poster.stop(), abiNode.stop()]);
+  await rm(work, { recursive: true, force: true });
 }
 const loadAfter = loadAverage();
 
-const baseline = median(rows[0].ms);
-const deployed = median(rows[4].ms);
-const commit = execSync('git rev-parse --short HEAD').toString().trim();
 const fmt = (n: number) => n.toFixed(1);
+const ms = (row: ScenarioRun) => median(row.measured.map((b) => b.ms));
+const cpu = (row: ScenarioRun) => median(row.measured.map((b) => b.cpuMs));
+const baseline = rows[1];
+const deployed = rows.find((row) => row.scenario === 'no node, deployed') ?? baseline;
+const commit = execSync('git rev-parse --short HEAD').toString().trim();
 console.log(`Commit ${commit}; ${machineLine()}; load average ${loadBefore} before, ${loadAfter} after.`);
 console.log(
-  `${CALLS} calls to ${CALLS} contracts per block, node answering after ${DELAY_MS} ms; ${ROUNDS} blocks each.\n`,
+  `${CALLS} calls to ${CALLS} contracts per block, node answering after ${DELAY_MS} ms; ` +
+    `${WARMUP} warm-up and ${BLOCKS} measured blocks each, ${GAP_MS} ms apart.\n`,
 );
 console.log(
-  '| scenario | ms per block, median | best | median − no node | median − deployed | args named | node requests |',
+  '| scenario | requests at once | POST → webhook ms, median | best | first block | median − no node | ' +
+    'median − deployed | server CPU ms, median | CPU − no node | node CPU ms | args named | node requests |',
 );
-console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const row of rows) {
-  const m = median(row.ms);
+  const named = row.measured.reduce((n, b) => n + b.named, 0);
+  const total = row.measured.reduce((n, b) => n + b.args, 0);
   console.log(
-    `| ${row.scenario} | ${fmt(m)} | ${fmt(Math.min(...row.ms))} | ${fmt(m - baseline)} | ${fmt(m - deployed)} | ` +
-      `${row.named} of ${row.args} | ${row.requests} |`,
+    `| ${row.scenario}${row.cold ? ' (cold process)' : ''} | ${row.concurrency ?? ''} | ${fmt(ms(row))} | ${fmt(Math.min(...row.measured.map((b) => b.ms)))} | ` +
+      `${fmt(row.warmup[0].ms)} | ${fmt(ms(row) - ms(baseline))} | ${fmt(ms(row) - ms(deployed))} | ` +
+      `${fmt(cpu(row))} | ${fmt(cpu(row) - cpu(baseline))} | ${row.concurrency ? fmt(row.nodeCpuMs) : ''} | ` +
+      `${named} of ${total} | ${row.requests} |`,
   );
 }
+const errors = rows.flatMap((row) => row.errors);
+if (errors.length > 0) console.log(`\n${errors.length} errors:\n${errors.slice(0, 5).join('\n')}`);

@@ -23,6 +23,8 @@ export type Receiver = {
   stats(): Promise<{ arrivals: number; bytes: number }>;
   /** The recorded arrivals (recording mode). */
   records(): Promise<Arrival[]>;
+  /** The body of the last request since the reset, or null. */
+  sample(): Promise<string | null>;
   cpuSeconds(): Promise<number>;
   stop(): Promise<void>;
 };
@@ -36,6 +38,7 @@ export async function startReceiver(cwd: string): Promise<Receiver> {
     until: (count, timeoutMs) => child.request({ kind: 'until', count, timeoutMs }),
     stats: () => child.request({ kind: 'stats' }),
     records: () => child.request({ kind: 'records' }),
+    sample: () => child.request({ kind: 'sample' }),
     cpuSeconds: () => child.cpuSeconds(),
     stop: () => child.stop(),
   };

@@ -103,4 +103,14 @@ describe('FsContractStore', () => {
     expect(found.get(deployed)).to.deep.equal(ABI);
     expect(found.get(fetched)).to.deep.equal(ABI);
   });
+
+  it('keeps an ABI learned for a contract whose deploy came without one', async () => {
+    const store = await openFsContractStore(dir);
+    const id = 'SP000000000000000000002Q6VF78.no-abi';
+    await store.putContracts([
+      { contract_identifier: id, abi: null, source_code: '(y)', clarity_version: null },
+    ]);
+    await store.putAbis([{ contract_identifier: id, abi: ABI }]);
+    expect((await store.getAbis([id])).get(id)).to.deep.equal(ABI);
+  });
 });
