@@ -12,7 +12,7 @@
 //   no node, deployed    200 contracts whose deploys an earlier block carried (named before the RPC)
 // The promise: unknown contracts with a 5 ms node add at most 50 ms; known ones add nothing measurable.
 // Run: npx tsx bench/contract-abis.ts [--blocks N] [--warmup N] [--calls N] [--delay-ms N]
-//        [--gap-ms N] [--concurrency 128[,64…]] [--unknown-only]   (about 2 minutes with the defaults)
+//        [--gap-ms N] [--concurrency 128[,64…]] [--unknown-only]   (about 5 minutes with the defaults)
 import { execSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
