@@ -1,48 +1,23 @@
 // The official Chainhook 1.x client against a running stackhooks: it is installed in this folder of
 // its own (npm ci --prefix test/v1-client; `npm test` does it when missing), apart from the package.
 import { rm } from 'node:fs/promises';
-import { fork, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { expect } from 'chai';
 import { runReplay } from '../../apps/cli/replay-command.js';
 import { startTestServer, untilIngested, type TestServer } from '../support/api-server.js';
 import { describeWithFixtures, fixturePath } from '../support/fixtures.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { CLIENT_INSTALLED, clientPayloadSchema, type CompiledSchema } from './client-schema.js';
-
-type Message = { type: 'started' | 'closed' } | { type: 'payload'; payload: unknown };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1200; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
+import { startClientObserver, until, type ClientObserver } from './observer-process.js';
 
 describeWithFixtures(
   'the Chainhook 1.x client (ChainhookEventObserver 2.4.0) against stackhooks',
   function () {
     this.timeout(180_000);
     let t: TestServer;
-    let observer: ChildProcess | undefined;
+    let observer: ClientObserver | undefined;
     let predicateDir: string;
     let schema: CompiledSchema;
-    const payloads: unknown[] = [];
-    const said = new Set<string>();
-
-    function tell(message: object, answer: 'started' | 'closed'): Promise<void> {
-      observer!.send(message);
-      return until(() => said.has(answer), `the observer ${answer}`);
-    }
+    let payloads: unknown[] = [];
 
     before(async function () {
       if (!CLIENT_INSTALLED) {
@@ -53,44 +28,23 @@ describeWithFixtures(
       schema = clientPayloadSchema();
       t = await startTestServer({ STACKHOOKS_V1_PORT: '0' });
       predicateDir = await makeTempDir('stackhooks-v1-client-');
-      const port = await freePort();
-      observer = fork(new URL('./observer.cjs', import.meta.url), {
-        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      });
-      observer.on('message', (message: Message) => {
-        said.add(message.type);
-        if (message.type === 'payload') payloads.push(message.payload);
-      });
-      await tell(
-        {
-          type: 'start',
-          observer: {
-            hostname: '127.0.0.1',
-            port,
-            auth_token: 'observer-token',
-            external_base_url: `http://127.0.0.1:${port}`,
-            wait_for_chainhook_node: true,
-            validate_chainhook_payloads: true,
-            predicate_disk_file_path: predicateDir,
-            predicate_health_check_interval_ms: 100,
-            node_type: 'chainhook',
+      observer = await startClientObserver({
+        v1Port: t.server.v1Port!,
+        predicateDir,
+        predicates: [
+          {
+            name: 'transfers-and-locks',
+            version: 1,
+            chain: 'stacks',
+            networks: { mainnet: { if_this: { scope: 'stx_event', actions: ['transfer', 'lock'] } } },
           },
-          chainhook: { base_url: `http://127.0.0.1:${t.server.v1Port}` },
-          predicates: [
-            {
-              name: 'transfers-and-locks',
-              version: 1,
-              chain: 'stacks',
-              networks: { mainnet: { if_this: { scope: 'stx_event', actions: ['transfer', 'lock'] } } },
-            },
-          ],
-        },
-        'started',
-      );
+        ],
+      });
+      payloads = observer.payloads;
     });
 
     after(async () => {
-      if (observer && !said.has('closed')) observer.kill();
+      observer?.kill();
       await t?.stop();
       if (predicateDir) await rm(predicateDir, { recursive: true, force: true });
     });
@@ -147,7 +101,7 @@ describeWithFixtures(
     });
 
     it('deregisters its predicate on close', async () => {
-      await tell({ type: 'close' }, 'closed');
+      await observer!.close();
       expect(await listed()).to.deep.equal([]);
     });
   },
