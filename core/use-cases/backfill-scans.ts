@@ -57,7 +57,7 @@ export type BackfillScanContext = {
 };
 
 /** The most heights read at once: a step reads in chunks of up to this many. */
-const MAX_CHUNK = 128;
+const MAX_CHUNK = 32;
 
 /** What a step decided: scan on, wait for delivery (or a slot), or the scan is over. */
 type StepResult = 'scan' | 'wait' | 'over';
