@@ -4,7 +4,7 @@ import { exampleAccounts, writeExampleChain } from './example-chain.js';
 import { chainLines, runImport } from './import-command.js';
 import { counted, ProgressLine } from './progress-line.js';
 import { runReplay } from './replay-command.js';
-import { runScan, scanLines, type ScanOptions } from './scan-command.js';
+import { OutputClosed, runScan, scanLines, type ScanOptions } from './scan-command.js';
 
 /** `stackhooks import FILE`: backfill the archive, then say what it read, archived and could not name. */
 export async function runImportCommand(file: string, config: ServerConfig): Promise<void> {
@@ -55,6 +55,13 @@ export async function runScanCommand(
   config: ServerConfig,
   options: Pick<ScanOptions, 'startBlock' | 'endBlock' | 'thenThat'>,
 ): Promise<void> {
-  const summary = await runScan(file, config, { ...options, progress: new ProgressLine() });
+  let summary;
+  try {
+    summary = await runScan(file, config, { ...options, progress: new ProgressLine() });
+  } catch (err) {
+    // Its reader took what it wanted (`| head`): nothing went wrong.
+    if (err instanceof OutputClosed) return;
+    throw err;
+  }
   for (const line of scanLines(summary)) console.error(line);
 }

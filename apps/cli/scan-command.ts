@@ -132,9 +132,24 @@ export async function readPredicateFile(
   return { predicate: read.predicate, part };
 }
 
+/** Standard output was closed by its reader (`| head`): the scan stops there, quietly. */
+export class OutputClosed extends Error {
+  override readonly name = 'OutputClosed';
+}
+
+let quietStdoutErrors = false;
+
 // Waits for standard output to drain, so a slow reader slows the scan instead of filling memory.
 function writeLine(line: string): Promise<void> {
+  // The failed write's callback reports it; without a listener the stream's own error event would end the process.
+  if (!quietStdoutErrors) {
+    quietStdoutErrors = true;
+    process.stdout.on('error', () => undefined);
+  }
   return new Promise((resolve, reject) => {
-    process.stdout.write(`${line}\n`, (err) => (err ? reject(err) : resolve()));
+    process.stdout.write(`${line}\n`, (err) => {
+      if (!err) resolve();
+      else reject((err as NodeJS.ErrnoException).code === 'EPIPE' ? new OutputClosed('stdout closed') : err);
+    });
   });
 }

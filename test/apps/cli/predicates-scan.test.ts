@@ -1,15 +1,19 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { openFsArchive } from '../../../adapters/archive-fs/index.js';
 import type { ChainhookV1Payload } from '../../../core/chainhook-v1/v1-payload.js';
 import { ChainBuilder, TEST_KEYS, addressOf, stxTransfer } from '../../support/block-builder.js';
 import { describeWithFixtures, fixturePath } from '../../support/fixtures.js';
 import { TEST_DATABASE_URL, dropSchema, freshSchemaUrl, postgresAvailable } from '../../support/postgres.js';
-import { runCli } from '../../support/server-process.js';
+import { CLI_FROM_SOURCE, runCli } from '../../support/server-process.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 import { startTestReceiver } from '../../support/test-receiver.js';
 
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const withPostgres = await postgresAvailable();
 const TRANSFERS = { scope: 'stx_event', actions: ['transfer'] };
 
@@ -176,6 +180,25 @@ describe('stackhooks predicates scan', function () {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('stops quietly with exit code 0 when its reader closes stdout (as `| head` does)', async () => {
+    const env = { STACKHOOKS_DATA_DIR: join(dir, 'data') };
+    await imported(env);
+    const file = join(dir, 'predicate.json');
+    await writeFile(file, JSON.stringify(predicateFile(TRANSFERS)));
+    const child = spawn(process.execPath, [...CLI_FROM_SOURCE, 'predicates', 'scan', file], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // Closed before the first payload is written: every write finds no reader.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code, stderr).to.equal(0);
+    expect(stderr).to.not.include('EPIPE');
   });
 
   it('refuses a predicate file that is not a valid predicate, naming the field', async () => {
