@@ -73,6 +73,7 @@ import { BlockArchiver } from '../../core/use-cases/archive-blocks.js';
 import { ChainNotices, type ChainCounters } from '../../core/use-cases/chain-notices.js';
 import { BlockIngest } from '../../core/use-cases/ingest-blocks.js';
 import { SignerMessageDelivery } from '../../core/use-cases/signer-message-delivery.js';
+import { signerMessageFigures } from './signer-message-figures.js';
 import { ContractAbis } from '../../core/use-cases/contract-abis.js';
 import { openFsArchive, openFsContractStore } from '../../adapters/archive-fs/index.js';
 import { NodeRpcInterfaceSource, type NodeRpcOptions } from '../../adapters/node-rpc/index.js';
@@ -444,6 +445,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     chain: container.get(ChainNotices),
     database: postgres?.db.health,
   });
+  metrics.add(signerMessageFigures(signerMessages));
   const { app, router } = createHttpApi({
     registry,
     keys,

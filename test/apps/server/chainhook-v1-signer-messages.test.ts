@@ -113,10 +113,20 @@ describe('signer_message predicates through the observer and delivery', function
     // Both payloads were queued in one step: a payload for carol would be in its log by now.
     const queue = t.server.stackhooks.container.get<DeliveryQueue>(DELIVERY_QUEUE);
     expect((await queue.list('carol', { offset: 0, limit: 10 })).total).to.equal(0);
+    const metrics = await t.server.stackhooks.metrics.exposition();
+    expect(metrics).to.include('stackhooks_signer_messages_total{outcome="decoded"} 2');
+    expect(metrics).to.include('stackhooks_signer_messages_total{outcome="malformed"} 1');
+    expect(metrics).to.include('stackhooks_signer_message_payloads_total 2');
+  });
+
+  it('delivers no message received before the first block, and counts it', async () => {
+    await register('all', { scope: 'signer_message', after_timestamp: 1 });
+    const slot = signedSlot(blockAccepted(filled(32, 1), filled(65, 1), 'v'), TEST_KEYS.alice);
+    await post('/stackerdb_chunks', stackerDbPost('signers-0-1', [slot]));
+    await untilIngested(t);
     expect(t.server.stackhooks.container.get(SignerMessageDelivery).counts()).to.include({
-      decoded: 2,
-      malformed: 1,
-      payloads: 2,
+      beforeFirstBlock: 1,
+      payloads: 0,
     });
   });
 
