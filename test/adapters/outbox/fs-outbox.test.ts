@@ -406,6 +406,12 @@ describe('FsOutbox', () => {
     );
     expect(await outbox.get('h1', a.id)).to.include({ state: 'delivered' });
     expect(await outbox.due(T0, 10, none)).to.deep.equal([{ payload: b, attempts: 0 }]);
+    // Its settled entry, kept in memory by the release that wrote it, leaves memory at the open.
+    expect(outbox.inMemory()).to.include({ entries: 1, settledPayloads: 1 });
+    await outbox.close();
+    const again = await open();
+    expect(again.inMemory()).to.include({ entries: 1, settledPayloads: 1 });
+    expect(await again.get('h1', a.id)).to.include({ state: 'delivered' });
   });
 
   it('replays the newest generation and removes what a crash during compaction left behind', async () => {
