@@ -369,8 +369,6 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   const registry = container.get(HookRegistry);
   const liveMatching = container.get(LiveMatching);
   registry.onChange(liveMatching);
-  const predicates = container.get(PredicateRegistry);
-  predicates.onChange(liveMatching);
   const dispatcher = container.get(WebhookDispatcher);
   dispatcher.onChange(liveMatching);
   registry.showReceivers((hook) => dispatcher.receiverStanding(hook));
@@ -401,6 +399,8 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   });
   container.bind(BACKFILL_RUNNER).toConstantValue(backfillScans);
   container.bind(HookBackfills).toSelf().inSingletonScope();
+  const predicates = container.get(PredicateRegistry);
+  predicates.onChange(liveMatching);
   dispatcher.addSendCheck(backfillSendCheck(backfills, blocks));
   dispatcher.onAttempt(() => backfillScans.settled());
   const deliveryLog = container.get(DeliveryLog);

@@ -67,3 +67,8 @@ export type StacksPredicate = {
   chain: 'stacks';
   networks: Partial<Record<PredicateNetwork, NetworkPredicate>>;
 };
+
+/** Whether a block at `height` lies within the part's `start_block`..`end_block`: no other is delivered. */
+export function withinBlocks(part: NetworkPredicate, height: number): boolean {
+  return height >= (part.start_block ?? 0) && height <= (part.end_block ?? Infinity);
+}

@@ -12,7 +12,7 @@ import type { DeliveryQueue, OutgoingPayload } from '../ports/delivery-queue.js'
 import type { HookRepository } from '../ports/hook-repository.js';
 import type { Logger } from '../ports/logger.js';
 import type { Timer } from '../ports/timer.js';
-import { matchedTransactions, singleBlockPayload } from './block-payload.js';
+import { blockMatcher, singleBlockPayload } from './block-payload.js';
 import type { BackfillRunner } from './hook-backfills.js';
 import { settleOutstanding } from './backfill-outcomes.js';
 
@@ -241,6 +241,7 @@ export class BackfillScans implements BackfillRunner {
     const payloads: OutgoingPayload[] = [];
     let { blocks_scanned: scanned, blocks_matched: matched, blocks_missing: missing } = backfill;
     let next = from;
+    const match = blockMatcher(hook);
     while (next <= end && payloads.length < room) {
       // Read about as many blocks as should fill the room at the rate this backfill matched so far: a
       // hook matching every block reads a few, a selective one reads whole chunks; the event loop is
@@ -255,8 +256,8 @@ export class BackfillScans implements BackfillRunner {
           continue;
         }
         scanned++;
-        const txIndexes = matchedTransactions(hook, archived);
-        if (txIndexes.length === 0) continue;
+        const txIndexes = match(archived);
+        if (!txIndexes) continue;
         matched++;
         const block = await ctx.nameCalls(archived);
         const id = backfillPayloadId(backfill.id, block.block_identifier.index);

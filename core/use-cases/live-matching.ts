@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { inject, injectable } from 'inversify';
+import { withinBlocks } from '../chainhook-v1/predicate.js';
 import { ScopeIndex } from '../chainhook-v1/scope-index.js';
 import { matchedIndexes } from '../chainhook-v1/scope-matcher.js';
 import { queuedV1Body, shapeV1Payload } from '../chainhook-v1/shape-v1-payload.js';
@@ -223,7 +224,9 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
       });
       this.v1Scopes.forEachMatch(block, (uuid, hit) => {
         const hook = this.live.get(uuid);
-        if (hook) shareOf(hook).apply.push({ block, txIndexes: matchedIndexes(block, hit) });
+        const part = hook?.definition.chainhook_v1?.networks[hook.definition.network];
+        if (hook && part && withinBlocks(part, block.block_identifier.index))
+          shareOf(hook).apply.push({ block, txIndexes: matchedIndexes(block, hit) });
       });
     }
     await this.cutAtEvaluationLimits(shares, event);

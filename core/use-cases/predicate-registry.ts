@@ -1,4 +1,6 @@
 import { inject, injectable } from 'inversify';
+import { newBackfill, type StoredBackfill } from '../backfill/backfill.js';
+import { backfillId } from '../backfill/backfill-payload.js';
 import { parsePredicate } from '../chainhook-v1/parse-predicate.js';
 import type { NetworkPredicate, StacksPredicate } from '../chainhook-v1/predicate.js';
 import { toPredicateRecord, type PredicateRecord } from '../chainhook-v1/predicate-record.js';
@@ -6,12 +8,16 @@ import type { HookDefinition } from '../hooks/definition.js';
 import { StackhooksError } from '../hooks/errors.js';
 import { createHook } from '../hooks/lifecycle.js';
 import type { StoredHook } from '../hooks/record.js';
+import { BACKFILL_STORE, type BackfillStore } from '../ports/backfill-store.js';
+import { BLOCK_STORE, type BlockStore } from '../ports/block-store.js';
 import { CLOCK, type Clock } from '../ports/clock.js';
 import { DELIVERY_QUEUE, type DeliveryQueue } from '../ports/delivery-queue.js';
 import { HOOK_REPOSITORY, type HookRepository } from '../ports/hook-repository.js';
+import { ID_SOURCE, type IdSource } from '../ports/id-source.js';
 import { PAYLOAD_FILES, type PayloadFiles } from '../ports/payload-files.js';
 import { TARGET_GUARD, type TargetGuard } from '../ports/target-guard.js';
 import { SERVICE_SETTINGS, type ServiceSettings } from '../settings.js';
+import { BACKFILL_RUNNER, type BackfillRunner } from './hook-backfills.js';
 import type { HookChangeListener } from './hook-registry.js';
 
 // 1.x listed every predicate; an owner holds at most this many hooks anyway.
@@ -35,6 +41,10 @@ export class PredicateRegistry {
     @inject(DELIVERY_QUEUE) private readonly deliveries: DeliveryQueue,
     @inject(TARGET_GUARD) private readonly targets: TargetGuard,
     @inject(PAYLOAD_FILES) private readonly files: PayloadFiles,
+    @inject(BLOCK_STORE) private readonly blocks: BlockStore,
+    @inject(BACKFILL_STORE) private readonly backfills: BackfillStore,
+    @inject(ID_SOURCE) private readonly ids: IdSource,
+    @inject(BACKFILL_RUNNER) private readonly runner: BackfillRunner,
   ) {}
 
   /** Be told of every predicate registered or deleted here. */
@@ -68,15 +78,23 @@ export class PredicateRegistry {
       this.hooks.list(owner, 0, LISTING_LIMIT),
       this.hooks.liveProgress(),
     ]);
-    return page.results
-      .filter((hook) => hook.definition.chainhook_v1)
-      .map((hook) => toPredicateRecord(hook, progress.last_height));
+    const predicates = page.results.filter((hook) => hook.definition.chainhook_v1);
+    const scans = await Promise.all(predicates.map((hook) => this.scanOf(hook)));
+    return predicates.map((hook, i) => toPredicateRecord(hook, progress.last_height, scans[i]));
   }
 
   /** One predicate of `owner`, or undefined. */
   async get(owner: string, uuid: string): Promise<PredicateRecord | undefined> {
     const [hook, progress] = await Promise.all([this.hooks.get(owner, uuid), this.hooks.liveProgress()]);
-    return hook?.definition.chainhook_v1 ? toPredicateRecord(hook, progress.last_height) : undefined;
+    if (!hook?.definition.chainhook_v1) return undefined;
+    return toPredicateRecord(hook, progress.last_height, await this.scanOf(hook));
+  }
+
+  // The backfill of the predicate's history (its oldest: the one its registration queued), if any.
+  private async scanOf(hook: StoredHook): Promise<StoredBackfill | undefined> {
+    const part = hook.definition.chainhook_v1!.networks[hook.definition.network];
+    if (part?.start_block === undefined) return undefined;
+    return (await this.backfills.list(hook.uuid)).at(-1);
   }
 
   /** Remove a predicate of `owner` and what waits to be delivered for it; false when there is none. */
@@ -120,7 +138,23 @@ export class PredicateRegistry {
       );
     }
     this.notify(hook.uuid, hook);
+    await this.queueHistory(hook, part);
     return hook.uuid;
+  }
+
+  // 1.x scanned a predicate's history from start_block before streaming it: here the backfill
+  // engine does, over start_block..min(end_block, tip). The tip is read once the hook streams, so a
+  // block arriving meanwhile is sent by both rather than by neither.
+  private async queueHistory(hook: StoredHook, part: NetworkPredicate): Promise<void> {
+    if (part.start_block === undefined) return;
+    const tip = (await this.blocks.tip())?.height;
+    if (tip === undefined || part.start_block > tip) return;
+    const from = part.start_block;
+    const to = Math.min(part.end_block ?? tip, tip);
+    const id = backfillId(this.ids.randomHex(8));
+    const now = this.clock.now();
+    await this.backfills.create(newBackfill({ id, hookUuid: hook.uuid, owner: hook.owner, from, to, now }));
+    this.runner.wake();
   }
 
   private definitionOf(predicate: StacksPredicate, part: NetworkPredicate, url: string): HookDefinition {

@@ -131,4 +131,44 @@ describe('BackfillScans', function () {
     expect(failed.map((r) => r.apply[0].index).sort((a, b) => a - b)).to.deep.equal([9, 10]);
     for (const record of failed) expect(record.failure_reason).to.contain('left the canonical chain');
   });
+
+  it('scans a Chainhook 1.x predicate from start_block to end_block by its scope, as 1.x payloads not streaming', async () => {
+    receiver.release();
+    const uuid = await s.stackhooks.predicates.register(s.owner, {
+      uuid: '4ad7a2e1-9d3c-4f0b-8a51-0c2b3e6f7a10',
+      name: 'range',
+      version: 1,
+      chain: 'stacks',
+      networks: {
+        mainnet: {
+          if_this: { scope: 'block_height', between: [3, 5] },
+          then_that: { http_post: { url: 'http://127.0.0.1:9/v1', authorization_header: 'Bearer x' } },
+          start_block: 2,
+          end_block: 8,
+        },
+      },
+    });
+    const [backfill] = (await s.stackhooks.backfills.list(s.owner, uuid)).results;
+    expect(backfill).to.include({ from_block_height: 2, to_block_height: 8 });
+    expect(await s.finished(uuid, backfill!.id)).to.include({
+      state: 'done',
+      blocks_scanned: 7,
+      blocks_matched: 3,
+    });
+    const bodies = receiver.sent.map(
+      (r) =>
+        JSON.parse(r.body) as {
+          apply: { block_identifier: { index: number }; transactions: unknown[] }[];
+          chainhook: { uuid: string; is_streaming_blocks: boolean };
+        },
+    );
+    expect(bodies.map((b) => b.apply[0]!.block_identifier.index)).to.deep.equal([3, 4, 5]);
+    // block_height matches the whole block: its transfer comes with it.
+    expect(bodies.map((b) => b.apply[0]!.transactions.length)).to.deep.equal([1, 1, 1]);
+    for (const body of bodies)
+      expect(body.chainhook).to.include({
+        uuid: '4ad7a2e1-9d3c-4f0b-8a51-0c2b3e6f7a10',
+        is_streaming_blocks: false,
+      });
+  });
 });
