@@ -7,7 +7,7 @@ import { startTestServer, untilIngested, type TestServer } from '../support/api-
 import { ChainBuilder } from '../support/block-builder.js';
 import { describeWithFixtures, readPostedRequests } from '../support/fixtures.js';
 import { makeTempDir } from '../support/temp-dir.js';
-import { CLIENT_INSTALLED } from './client-schema.js';
+import { skipUnlessClientInstalled } from './client-schema.js';
 import { startClientObserver, until, type ClientObserver } from './observer-process.js';
 
 const EACH_KIND = 5;
@@ -19,10 +19,7 @@ describeWithFixtures('the Chainhook 1.x client receiving signer messages from st
   let predicateDir: string;
 
   before(async function () {
-    if (!CLIENT_INSTALLED) {
-      console.warn('  test/v1-client has no node_modules: run npm ci --prefix test/v1-client');
-      this.skip();
-    }
+    skipUnlessClientInstalled(this);
     t = await startTestServer({ STACKHOOKS_V1_PORT: '0' });
     predicateDir = await makeTempDir('stackhooks-v1-client-');
     observer = await startClientObserver({

@@ -6,7 +6,7 @@ import { runReplay } from '../../apps/cli/replay-command.js';
 import { startTestServer, untilIngested, type TestServer } from '../support/api-server.js';
 import { describeWithFixtures, fixturePath } from '../support/fixtures.js';
 import { makeTempDir } from '../support/temp-dir.js';
-import { CLIENT_INSTALLED, clientPayloadSchema, type CompiledSchema } from './client-schema.js';
+import { skipUnlessClientInstalled, clientPayloadSchema, type CompiledSchema } from './client-schema.js';
 import { startClientObserver, until, type ClientObserver } from './observer-process.js';
 
 describeWithFixtures(
@@ -20,10 +20,7 @@ describeWithFixtures(
     let payloads: unknown[] = [];
 
     before(async function () {
-      if (!CLIENT_INSTALLED) {
-        console.warn('  test/v1-client has no node_modules: run npm ci --prefix test/v1-client');
-        this.skip();
-      }
+      skipUnlessClientInstalled(this);
       // The client's own payload schema, compiled with its own TypeBox, checks every payload here too.
       schema = clientPayloadSchema();
       t = await startTestServer({ STACKHOOKS_V1_PORT: '0' });

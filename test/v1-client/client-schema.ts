@@ -8,6 +8,13 @@ export const CLIENT_INSTALLED = existsSync(
   new URL('./node_modules/@hirosystems/chainhook-client/package.json', import.meta.url),
 );
 
+/** Skip the suite (saying how to install the client) when the client is not installed here. */
+export function skipUnlessClientInstalled(suite: Mocha.Context): void {
+  if (CLIENT_INSTALLED) return;
+  console.warn('  test/v1-client has no node_modules: run npm ci --prefix test/v1-client');
+  suite.skip();
+}
+
 /** A compiled TypeBox schema: whether a value passes, and why not. */
 export type CompiledSchema = {
   Check(value: unknown): boolean;

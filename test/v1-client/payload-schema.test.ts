@@ -17,7 +17,7 @@ import {
   withEvents,
 } from '../support/block-builder.js';
 import { SIP10_ABI } from '../core/chainhook-v1/token-abis.js';
-import { CLIENT_INSTALLED, clientPayloadSchema, type CompiledSchema } from './client-schema.js';
+import { skipUnlessClientInstalled, clientPayloadSchema, type CompiledSchema } from './client-schema.js';
 
 const ALICE = addressOf(TEST_KEYS.alice);
 const BOB = addressOf(TEST_KEYS.bob);
@@ -29,10 +29,7 @@ describe("1.x payloads against the client's payload schema", () => {
   let block: NormalizedBlock;
 
   before(async function () {
-    if (!CLIENT_INSTALLED) {
-      console.warn('  test/v1-client has no node_modules: run npm ci --prefix test/v1-client');
-      this.skip();
-    }
+    skipUnlessClientInstalled(this);
     schema = clientPayloadSchema();
     // Every event type 1.x typed, with Clarity values of every shape in the prints and token ids.
     const tuple = Cl.tuple({

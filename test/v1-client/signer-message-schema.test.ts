@@ -15,7 +15,7 @@ import {
   signedSlot,
   stackerDbPost,
 } from '../support/signer-message-builder.js';
-import { CLIENT_INSTALLED, clientPayloadSchema, type CompiledSchema } from './client-schema.js';
+import { skipUnlessClientInstalled, clientPayloadSchema, type CompiledSchema } from './client-schema.js';
 
 const TIP = { index: 12, hash: filled(32, 0x0c) };
 
@@ -35,10 +35,7 @@ describe("signer_message payloads against the client's payload schema", () => {
   let schema: CompiledSchema;
 
   before(function () {
-    if (!CLIENT_INSTALLED) {
-      console.warn('  test/v1-client has no node_modules: run npm ci --prefix test/v1-client');
-      this.skip();
-    }
+    skipUnlessClientInstalled(this);
     schema = clientPayloadSchema();
   });
 
