@@ -13,6 +13,7 @@ import {
   CONTRACT_INTERFACE_SOURCE,
   type ContractInterfaceSource,
 } from '../../core/ports/contract-interface-source.js';
+import type { NormalizedBlock } from '../../core/chain/block.js';
 import { DELIVERY_QUEUE, type DeliveryQueue } from '../../core/ports/delivery-queue.js';
 import { EVENT_LOG, type EventLog } from '../../core/ports/event-log.js';
 import { CLOCK, type Clock } from '../../core/ports/clock.js';
@@ -372,29 +373,26 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   const dispatcher = container.get(WebhookDispatcher);
   dispatcher.onChange(liveMatching);
   registry.showReceivers((hook) => dispatcher.receiverStanding(hook));
-  const catchUp = new HookCatchUp({
+  // What the two readers of archived blocks for a hook (resumes and backfills) share.
+  const archiveReading = {
     hooks,
     blocks,
     deliveries: container.get<DeliveryQueue>(DELIVERY_QUEUE),
     clock: container.get<Clock>(CLOCK),
     logger,
     network: settings.network,
-    nameCalls: (block) => container.get(ContractAbis).nameCalls(block),
-    exclusive: (step) => liveMatching.exclusive(step),
+    nameCalls: (block: NormalizedBlock) => container.get(ContractAbis).nameCalls(block),
+    exclusive: <T>(step: () => Promise<T>) => liveMatching.exclusive(step),
+  };
+  const catchUp = new HookCatchUp({
+    ...archiveReading,
     joined: (hook) => liveMatching.hookChanged(hook.uuid, hook),
   });
   liveMatching.onResumeWanted((hook) => catchUp.want(hook));
   const backfillScans = new BackfillScans({
+    ...archiveReading,
     backfills,
-    hooks,
-    blocks,
-    deliveries: container.get<DeliveryQueue>(DELIVERY_QUEUE),
-    clock: container.get<Clock>(CLOCK),
     timer: container.get<Timer>(TIMER),
-    logger,
-    network: settings.network,
-    nameCalls: (block) => container.get(ContractAbis).nameCalls(block),
-    exclusive: (step) => liveMatching.exclusive(step),
     limits: { ...DEFAULT_BACKFILL_LIMITS, ...options.backfills },
   });
   container.bind(BACKFILL_RUNNER).toConstantValue(backfillScans);

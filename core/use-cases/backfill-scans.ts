@@ -6,7 +6,7 @@ import type { Network } from '../hooks/definition.js';
 import { StackhooksError } from '../hooks/errors.js';
 import type { StoredHook } from '../hooks/record.js';
 import type { BackfillStore } from '../ports/backfill-store.js';
-import type { BlockStore } from '../ports/block-store.js';
+import { readCanonicalRange, type BlockStore } from '../ports/block-store.js';
 import type { Clock } from '../ports/clock.js';
 import type { DeliveryQueue, OutgoingPayload } from '../ports/delivery-queue.js';
 import type { HookRepository } from '../ports/hook-repository.js';
@@ -249,7 +249,7 @@ export class BackfillScans implements BackfillRunner {
       const density = (matched + 1) / (scanned + missing + 1);
       const wanted = Math.ceil((room - payloads.length) / density);
       const chunkEnd = Math.min(end, next + Math.min(MAX_CHUNK, wanted) - 1);
-      for (const archived of await readCanonical(ctx.blocks, next, chunkEnd)) {
+      for (const archived of await readCanonicalRange(ctx.blocks, next, chunkEnd)) {
         next++;
         if (!archived) {
           missing++;
@@ -290,16 +290,4 @@ export class BackfillScans implements BackfillRunner {
       beyond_archive: done ? null : backfill.beyond_archive,
     };
   }
-}
-
-/** The canonical blocks `from`..`to`, in one read when the store can. */
-async function readCanonical(
-  blocks: BlockStore,
-  from: number,
-  to: number,
-): Promise<(NormalizedBlock | undefined)[]> {
-  if (blocks.canonicalRange) return blocks.canonicalRange(from, to);
-  const read: (NormalizedBlock | undefined)[] = [];
-  for (let height = from; height <= to; height++) read.push(await blocks.getCanonicalAt(height));
-  return read;
 }
