@@ -4,9 +4,10 @@
 // the others cut to its first few transactions that move STX (so every block matches the matching
 // hooks: the block's first transactions have no events at all) and their events; every receiver
 // (one child process) answers 200 after 10 ms. Each window prints RSS, the disk of each part
-// (archive, event log, outbox bodies, settled log records, delivery log), the outbox's entries in
-// memory, the longest event-loop pause, the observer's POST p50/p99, delivery p50/p99 (block
-// posted → its webhook received) and the payloads pending. At the end it waits for the webhooks
+// (archive, event log, outbox bodies, settled log records, delivery log), the age of the oldest
+// payload one matching hook's delivery log still lists, the outbox's entries in memory, the longest
+// event-loop pause, the observer's POST p50/p99, delivery p50/p99 (block posted → its webhook
+// received) and the payloads pending. At the end it waits for the webhooks
 // still due and counts any missing.
 //
 // Run: npx tsx bench/soak.ts [--minutes N] [--store embedded|postgres] [--window-seconds 30]
@@ -153,11 +154,13 @@ async function main(): Promise<void> {
     },
   });
   const { stackhooks } = server;
+  let watched = '';
   for (let i = 0; i < hookCount; i++) {
-    await stackhooks.registry.register(
+    const hook = await stackhooks.registry.register(
       'soak',
       i < matching ? matchingDefinition(`match ${i}`, receiver.url) : neverDefinition(i, receiver.url),
     );
+    if (i === 0) watched = hook.uuid;
   }
   const queue = stackhooks.container.get<DeliveryQueue>(DELIVERY_QUEUE);
   const folders = dataFolders(dataDir);
@@ -194,11 +197,18 @@ async function main(): Promise<void> {
   );
   console.log(machineLine());
   console.log(
-    '\n| window end (s) | blocks | payloads received | RSS MiB | archive MiB | event log MiB | outbox MiB | settled records MiB | delivery log MiB | entries in memory | loop pause max ms | observer p50/p99 ms | delivery p50/p99 ms | pending | load |',
+    '\n| window end (s) | blocks | payloads received | RSS MiB | archive MiB | event log MiB | outbox MiB | settled records MiB | delivery log MiB | oldest logged s | entries in memory | loop pause max ms | observer p50/p99 ms | delivery p50/p99 ms | pending | load |',
   );
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
+  // Retention held while running: the age of the oldest payload one matching hook's log still lists.
+  const oldestLogged = async (): Promise<string> => {
+    const { total } = await queue.list(watched, { offset: 0, limit: 1 });
+    if (total === 0) return '-';
+    const [oldest] = (await queue.list(watched, { offset: total - 1, limit: 1 })).results;
+    return oldest ? String(Math.round((Date.now() - oldest.created_at) / 1000)) : '-';
+  };
   const entries = () => (postgres ? '-' : String((queue as FsOutbox).inMemory().entries));
   const observer: number[] = [];
   const start = Date.now();
@@ -225,7 +235,7 @@ async function main(): Promise<void> {
       const pending = (await queue.pendingSummary()).pending;
       const load = (await import('node:os')).loadavg()[0].toFixed(1);
       console.log(
-        `| ${Math.round((Date.now() - start) / 1000)} | ${n} | ${received} | ${MiB(process.memoryUsage().rss)} | ${MiB(p.archive)} | ${MiB(p.events)} | ${MiB(p.outbox)} | ${postgres ? '-' : MiB(p.settled)} | ${postgres ? '(in outbox)' : MiB(p.log)} | ${entries()} | ${(loop.max / 1e6).toFixed(0)} | ${pct(observer, 50)}/${pct(observer, 99)} | ${pct(delivery, 50)}/${pct(delivery, 99)} | ${pending} | ${load} |`,
+        `| ${Math.round((Date.now() - start) / 1000)} | ${n} | ${received} | ${MiB(process.memoryUsage().rss)} | ${MiB(p.archive)} | ${MiB(p.events)} | ${MiB(p.outbox)} | ${postgres ? '-' : MiB(p.settled)} | ${postgres ? '(in outbox)' : MiB(p.log)} | ${await oldestLogged()} | ${entries()} | ${(loop.max / 1e6).toFixed(0)} | ${pct(observer, 50)}/${pct(observer, 99)} | ${pct(delivery, 50)}/${pct(delivery, 99)} | ${pending} | ${load} |`,
       );
       observer.length = 0;
       delivery.length = 0;
