@@ -3,7 +3,7 @@ import type { DeliveryPage } from '../../core/ports/delivery-queue.js';
 import { idHash, type ColdPayload, type ColdRun } from './cold-run.js';
 import { pageOf } from './delivery-log.js';
 import { coldCandidates, type HookLog } from './hook-log.js';
-import { metaOf, recordOf, type OutboxEntry, type PayloadMeta } from './outbox-entry.js';
+import { recordOf, type OutboxEntry, type PayloadMeta } from './outbox-entry.js';
 import type { PayloadStore } from './payload-store.js';
 import type { SettledPayload } from './settled-run.js';
 import type { SettlementStore } from './settlement-store.js';
@@ -36,7 +36,7 @@ export class LogReader {
   /** The cold payload of the hook whose id is `id`, if there is one. */
   findCold(hook: HookLog, id: string): FoundCold | undefined {
     if (hook.cold.length === 0) return undefined;
-    for (const found of coldCandidates(hook, id)) if (this.store.read(found.payload).id === id) return found;
+    for (const found of coldCandidates(hook, id)) if (this.store.meta(found.payload).id === id) return found;
     return undefined;
   }
 
@@ -65,7 +65,7 @@ export class LogReader {
 
   /** The metadata of a payload from its record. */
   metaAt(payload: ColdPayload): PayloadMeta {
-    return metaOf(this.store.read(payload));
+    return this.store.meta(payload);
   }
 
   /** A cold payload's record as the log shows it: its run gives its state. */

@@ -275,7 +275,7 @@ export class OutboxState extends SettledLog {
       const p = run.shift()!;
       if (p.twin) {
         // A redelivered payload waiting here, unless it was settled meanwhile (failed by an interrupt).
-        const id = this.store.read(p).id;
+        const id = this.store.meta(p).id;
         if (hook.parked.delete(id)) hook.pending.push(id);
       } else {
         const entry = this.newEntry(p.seq, this.reader.metaAt(p), p);

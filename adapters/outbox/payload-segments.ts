@@ -9,7 +9,7 @@ import { syncDir } from './sync-dir.js';
 export type Locator = { seg: number; off: number; len: number };
 
 /** Bytes before each record: payload length (u32 LE), then its CRC-32 (u32 LE). */
-const HEADER_BYTES = 8;
+export const HEADER_BYTES = 8;
 const SEGMENT_NAME = /^(\d{6})\.seg$/;
 
 const segmentName = (seg: number): string => `${String(seg).padStart(6, '0')}.seg`;
@@ -54,15 +54,15 @@ export class PayloadSegments {
     return segments;
   }
 
-  /** Place a record of `text`'s UTF-8 bytes; it is written (and fsynced) by the next `flush`. */
-  append(text: string): Locator {
+  /**
+   * Place a record of `text`'s UTF-8 bytes; it is written (and fsynced) by the next `flush`. It
+   * starts the next segment when this one is full, unless `mayStartSegment` is false: records that
+   * name each other by offset are placed after one `makeRoom` for all of them, in one segment.
+   */
+  append(text: string, mayStartSegment = true): Locator {
     const length = Buffer.byteLength(text, 'utf8');
     const framed = HEADER_BYTES + length;
-    if (this.activeSize > 0 && this.activeSize + framed > this.segmentBytes) {
-      this.active++;
-      this.activeSize = 0;
-      this.startedNew = true;
-    }
+    if (mayStartSegment) this.makeRoom(framed);
     // Encoded once, straight into the record's frame: no intermediate buffer to copy from.
     const bytes = Buffer.allocUnsafe(framed);
     bytes.write(text, HEADER_BYTES, 'utf8');
@@ -73,6 +73,18 @@ export class PayloadSegments {
     this.activeSize += framed;
     this.sizes.set(this.active, this.activeSize);
     return loc;
+  }
+
+  /**
+   * Start the next segment unless this one is empty or has room for `bytes` more (framed records),
+   * so records placed next without starting a segment land in the same one.
+   */
+  makeRoom(bytes: number): void {
+    if (this.activeSize > 0 && this.activeSize + bytes > this.segmentBytes) {
+      this.active++;
+      this.activeSize = 0;
+      this.startedNew = true;
+    }
   }
 
   /** Whether records wait to be written. */

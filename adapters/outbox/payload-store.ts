@@ -1,7 +1,12 @@
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
-
-import { serializePayload } from '../../core/payload/index.js';
 import { BodyCache } from './body-cache.js';
+import { metaOf, type PayloadMeta } from './outbox-entry.js';
+import {
+  placePayloadRecord,
+  readPayloadMeta,
+  readPayloadRecord,
+  type BlockPlaces,
+} from './payload-record.js';
 import type { Locator, PayloadSegments } from './payload-segments.js';
 
 /**
@@ -15,6 +20,8 @@ export interface PayloadStore {
   put(payload: OutgoingPayload): Locator;
   /** The whole payload from its record. */
   read(loc: Locator): OutgoingPayload;
+  /** The payload's metadata from its record (its body not put together). */
+  meta(loc: Locator): PayloadMeta;
   /** The body of payload `id` stored at `loc` (from memory when it is still held there). */
   body(id: string, loc: Locator): OutgoingPayload['body'];
   /** The record is referenced once more (a replayed or restored locator). */
@@ -42,6 +49,11 @@ export class MemoryPayloads implements PayloadStore {
     return payload;
   }
 
+  /** The metadata of the payload kept at `loc`. */
+  meta(loc: Locator): PayloadMeta {
+    return metaOf(this.read(loc));
+  }
+
   /** The body kept at `loc`. */
   body(_id: string, loc: Locator): OutgoingPayload['body'] {
     return this.read(loc).body;
@@ -60,12 +72,13 @@ export class MemoryPayloads implements PayloadStore {
 export const DEFAULT_BODY_CACHE_BYTES = 16 * 1024 * 1024;
 
 /**
- * The file outbox's records: JSON in `PayloadSegments`, with the bodies of the most recently
- * queued payloads also kept as objects (`BodyCache`, bounded) so that healthy hooks are sent
- * without a read.
+ * The file outbox's records: JSON in `PayloadSegments`, a block that payloads share written once
+ * per segment (`placePayloadRecord`), with the bodies of the most recently queued payloads also kept
+ * as objects (`BodyCache`, bounded) so that healthy hooks are sent without a read.
  */
 export class SegmentPayloads implements PayloadStore {
   private readonly cache: BodyCache;
+  private readonly places: BlockPlaces = new WeakMap();
 
   constructor(
     private readonly segments: PayloadSegments,
@@ -76,15 +89,20 @@ export class SegmentPayloads implements PayloadStore {
 
   /** Write the payload as a record (placed now, written by the next flush) and cache its body. */
   put(payload: OutgoingPayload): Locator {
-    const loc = this.segments.append(recordText(payload));
+    const { loc, bodyLength } = placePayloadRecord(this.segments, this.places, payload);
     this.segments.retain(loc);
-    this.cache.put(payload.id, payload.body, loc.len);
+    this.cache.put(payload.id, payload.body, bodyLength);
     return loc;
   }
 
   /** The whole payload, parsed from its record. */
   read(loc: Locator): OutgoingPayload {
-    return JSON.parse(this.segments.read(loc).toString('utf8')) as OutgoingPayload;
+    return readPayloadRecord(this.segments, loc);
+  }
+
+  /** The payload's metadata, parsed from its record. */
+  meta(loc: Locator): PayloadMeta {
+    return readPayloadMeta(this.segments, loc);
   }
 
   /** The body from the cache, or from its record. */
@@ -107,14 +125,4 @@ export class SegmentPayloads implements PayloadStore {
   get cachedBytes(): number {
     return this.cache.size;
   }
-}
-
-/**
- * A payload as one JSON record: its fields, then its body, whose shared blocks are serialized once
- * across payloads (`serializePayload`). Read back with `JSON.parse`, so the field order is free.
- */
-function recordText(payload: OutgoingPayload): string {
-  const { body, ...fields } = payload;
-  // `fields` is never empty (it has the id), so its text ends in `}` after at least one field.
-  return `${JSON.stringify(fields).slice(0, -1)},"body":${serializePayload(body)}}`;
 }

@@ -29,6 +29,51 @@ export function serializePayload(payload: WebhookPayload | ChainhookV1Payload): 
   );
 }
 
+/**
+ * A body's JSON text cut around its shared blocks: `texts[0] + blocks[0].text + texts[1] + … +
+ * texts[n]` is `serializePayload(payload)`. Each block is the shaped object payloads that share it
+ * hold, with its text made once, so a store can keep that text once for all of them. A body of any
+ * other layout (or one without blocks) is one text and no blocks.
+ */
+export type PayloadTextParts = { texts: string[]; blocks: { block: object; text: string }[] };
+
+/** The JSON text of a webhook body as its own parts and its shared blocks (see `PayloadTextParts`). */
+export function payloadTextParts(payload: WebhookPayload | ChainhookV1Payload): PayloadTextParts {
+  if (!('event' in payload)) return { texts: [JSON.stringify(payload)], blocks: [] };
+  const { event } = payload;
+  if (
+    !hasKeysInOrder(payload, PAYLOAD_KEYS) ||
+    !hasKeysInOrder(event, EVENT_KEYS) ||
+    !Array.isArray(event.apply) ||
+    !Array.isArray(event.rollback)
+  ) {
+    return { texts: [JSON.stringify(payload)], blocks: [] };
+  }
+  const parts: PayloadTextParts = { texts: [], blocks: [] };
+  let text =
+    `{"chainhook":${JSON.stringify(payload.chainhook)},"event":{"chain":${JSON.stringify(event.chain)},` +
+    `"network":${JSON.stringify(event.network)},"apply":[`;
+  const addBlocks = (blocks: readonly PayloadBlock[]) => {
+    for (let i = 0; i < blocks.length; i++) {
+      if (i > 0) text += ',';
+      const block = blocks[i];
+      // Only objects can be shared; anything else (a malformed body) stays in the body's own text.
+      if (typeof block !== 'object' || block === null) {
+        text += JSON.stringify(block) ?? 'null';
+        continue;
+      }
+      parts.texts.push(text);
+      parts.blocks.push({ block, text: blockText(block) });
+      text = '';
+    }
+  };
+  addBlocks(event.apply);
+  text += '],"rollback":[';
+  addBlocks(event.rollback);
+  parts.texts.push(`${text}]}}`);
+  return parts;
+}
+
 function blocksText(blocks: readonly PayloadBlock[]): string {
   if (!Array.isArray(blocks)) return JSON.stringify(blocks);
   let text = '[';

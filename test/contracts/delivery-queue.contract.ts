@@ -37,6 +37,24 @@ export function outgoing(
   };
 }
 
+/**
+ * One payload per hook whose bodies share the same `blocks` block objects in `apply` (as shaped
+ * payloads of one chain event do), each with its own hook in the body.
+ */
+export function sharingBlocks(hooks: readonly string[], blocks: number): OutgoingPayload[] {
+  const shared = Array.from({ length: blocks }, (_, i) => ({
+    block_identifier: { index: 100 + i, hash: `0x${100 + i}` },
+    parent_block_identifier: { index: 99 + i, hash: `0x${99 + i}` },
+    timestamp: 1_700_000_000 + i,
+    transactions: [],
+    metadata: { note: `block ${i} "quoted" ✓ ${'y'.repeat(200)}` } as never,
+  }));
+  return hooks.map((hook) => {
+    const p = outgoing(hook, { apply: shared.map((b) => ({ ...b.block_identifier, tx_indexes: [0] })) });
+    return { ...p, body: { ...p.body, event: { ...p.body.event, apply: shared } } };
+  });
+}
+
 /** An attempt at `at` that the target answered with `status`. */
 export function attemptAt(at: number, status = 500): DeliveryAttempt {
   return { at, status_code: status, error: status >= 300 ? `HTTP ${status}` : null, latency_ms: 12 };
@@ -473,6 +491,19 @@ export function deliveryQueueContract(
         expect(await drain(queue)).to.deep.equal([c2.id, a2.id, a3.id, a1.id]);
         await queue.enqueue([a1]);
         expect((await queue.list('h1', { offset: 0, limit: 10 })).total).to.equal(3);
+      },
+    );
+
+    (options.persistent ? it : () => undefined)(
+      'keeps payloads that share blocks whole across a reopen, a redelivered one with its body too',
+      async function () {
+        const payloads = sharingBlocks(['h1', 'h2', 'h3'], 2);
+        await queue.enqueue(payloads);
+        await queue.recordAttempt(payloads[0].id, attemptAt(T0, 200), { state: 'delivered' });
+        queue = await subject.reopen!();
+        expect(await queue.redeliver('h1', payloads[0].id, T0 + 1)).to.include({ state: 'pending' });
+        const due = await queue.due(T0 + 1, 10, none);
+        expect(due.map((d) => d.payload)).to.have.deep.members(payloads);
       },
     );
   });

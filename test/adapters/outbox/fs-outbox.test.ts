@@ -454,6 +454,11 @@ describe('FsOutbox', () => {
       for (const id of acked) expect(await outbox.get(hookOf(id), id), id).to.not.equal(undefined);
       for (const id of delivered) expect(await outbox.get(hookOf(id), id)).to.include({ state: 'delivered' });
       for (const id of retried) expect((await outbox.get(hookOf(id), id))?.attempts.length).to.be.at.least(1);
+      // Every body after the restart is put back together from the records on disk.
+      for (const { payload } of await outbox.due(1e15, 50, none))
+        expect(payload.body.event.apply[0].block_identifier.hash).to.equal(
+          `0x${Math.floor(Number(payload.id.slice(1)) / 5)}`,
+        );
       const sent = await drain(outbox);
       for (let h = 0; h < 50; h++) {
         const numbers = sent.filter((id) => hookOf(id) === `hook-${h}`).map((id) => Number(id.slice(1)));
@@ -478,22 +483,25 @@ async function deliverHeads(outbox: FsOutbox, now: number): Promise<void> {
     await outbox.recordAttempt(payload.id, attemptAt(now, 200), { state: 'delivered' });
 }
 
-// The writer: five hooks at a time enqueue concurrently (so fsyncs are shared); every few rounds
-// it retries or delivers some heads. Each line is printed only once its call resolved.
+// The writer: five hooks at a time enqueue concurrently (so fsyncs are shared), their bodies sharing
+// a block as one chain event's payloads do; every few rounds it retries or delivers some heads.
+// Each line is printed only once its call resolved.
 const WRITER = `
   import { openFsOutbox } from './adapters/outbox/index.ts';
   const outbox = await openFsOutbox(process.argv[1], { pendingInMemoryPerHook: Number(process.argv[2]) });
   const say = (line) => process.stdout.write(line + '\\n');
-  const payload = (i) => ({
+  const payload = (i, block) => ({
     id: 'p' + i, hook_uuid: 'hook-' + (i % 50), owner: 'o', url: 'https://example.com', kind: 'live',
     apply: [{ index: i, hash: '0x' + i, tx_indexes: [0] }], rollback: [], created_at: 1000 + i,
     body: { chainhook: { uuid: 'hook-' + (i % 50), name: 'x'.repeat((i * 37) % 4000) },
-            event: { chain: 'stacks', network: 'mainnet', apply: [], rollback: [] } },
+            event: { chain: 'stacks', network: 'mainnet', apply: [block], rollback: [] } },
   });
   for (let round = 0; ; round++) {
+    const block = { block_identifier: { index: round, hash: '0x' + round }, timestamp: round,
+                    transactions: [{ note: 'y'.repeat((round * 53) % 3000) }] };
     await Promise.all([0, 1, 2, 3, 4].map((k) => {
       const i = round * 5 + k;
-      return outbox.enqueue([payload(i)]).then(() => say('E p' + i));
+      return outbox.enqueue([payload(i, block)]).then(() => say('E p' + i));
     }));
     if (round % 3 !== 2) continue;
     const due = await outbox.due(1e15, 4, new Set());

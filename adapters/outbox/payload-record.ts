@@ -1,0 +1,89 @@
+import { payloadTextParts } from '../../core/payload/index.js';
+import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
+import { metaOf, type PayloadMeta } from './outbox-entry.js';
+import { HEADER_BYTES, type Locator, type PayloadSegments } from './payload-segments.js';
+
+/**
+ * Where each shared block's text was placed, by the shaped block object the payloads share. Only a
+ * place in the segment appended to now is used: a payload's record names its blocks by offset in
+ * its own segment, so a segment is never kept for another's sake.
+ */
+export type BlockPlaces = WeakMap<object, Locator>;
+
+/**
+ * A payload's record with its body cut around its shared blocks (`payloadTextParts`): the body's
+ * own texts, and the place in the same segment of each block's text, a record of its own written
+ * once per segment for every payload that shares the block. The body is put back together when it
+ * is read. A record without `body_blocks` holds its body whole.
+ */
+type SharedBlockRecord = PayloadMeta & { body_texts: string[]; body_blocks: [number, number][] };
+
+/** At most this many UTF-8 bytes per UTF-16 code unit: a bound for a string's bytes without counting them. */
+const MAX_BYTES_PER_CHAR = 3;
+/** A bound for the text of one block reference, `[offset,length],`. */
+const REFERENCE_CHARS = 24;
+
+/**
+ * Place `payload`'s record in `segments`, and before it the text of each shared block not yet in the
+ * segment (noted in `places`); returns the record's locator and the body's length (in characters).
+ * All of them go in one segment: the same write, the same fsync, and the journal names the record
+ * only after that fsync, so a crash never leaves a named record without the blocks it names.
+ */
+export function placePayloadRecord(
+  segments: PayloadSegments,
+  places: BlockPlaces,
+  payload: OutgoingPayload,
+): { loc: Locator; bodyLength: number } {
+  const { body, ...fields } = payload;
+  const parts = payloadTextParts(body);
+  // `fields` is never empty (it has the id), so its text ends in `}` after at least one field.
+  const own = JSON.stringify(fields).slice(0, -1);
+  if (parts.blocks.length === 0) {
+    const text = parts.texts[0];
+    return { loc: segments.append(`${own},"body":${text}}`), bodyLength: text.length };
+  }
+  const head = `${own},"body_texts":${JSON.stringify(parts.texts)},"body_blocks":`;
+  let bound = HEADER_BYTES + MAX_BYTES_PER_CHAR * (head.length + REFERENCE_CHARS * parts.blocks.length);
+  let bodyLength = 0;
+  for (const text of parts.texts) bodyLength += text.length;
+  for (const { text } of parts.blocks) {
+    bound += HEADER_BYTES + MAX_BYTES_PER_CHAR * text.length;
+    bodyLength += text.length;
+  }
+  segments.makeRoom(bound);
+  const segment = segments.activeSegment;
+  const references = parts.blocks.map(({ block, text }): [number, number] => {
+    let place = places.get(block);
+    if (place?.seg !== segment) {
+      place = segments.append(text, false);
+      places.set(block, place);
+    }
+    return [place.off, place.len];
+  });
+  return { loc: segments.append(`${head}${JSON.stringify(references)}}`, false), bodyLength };
+}
+
+/** The whole payload from its record, its body put back together from its blocks' texts. */
+export function readPayloadRecord(segments: PayloadSegments, loc: Locator): OutgoingPayload {
+  const record = parseRecord(segments, loc);
+  if (!isSharedBlockRecord(record)) return record;
+  const { body_texts: texts, body_blocks: references, ...fields } = record;
+  let text = texts[0];
+  references.forEach(([off, len], i) => {
+    text += segments.read({ seg: loc.seg, off, len }).toString('utf8') + texts[i + 1];
+  });
+  return { ...fields, body: JSON.parse(text) as OutgoingPayload['body'] };
+}
+
+/** The payload's metadata from its record, without reading its body's blocks. */
+export function readPayloadMeta(segments: PayloadSegments, loc: Locator): PayloadMeta {
+  return metaOf(parseRecord(segments, loc));
+}
+
+function parseRecord(segments: PayloadSegments, loc: Locator): OutgoingPayload | SharedBlockRecord {
+  return JSON.parse(segments.read(loc).toString('utf8')) as OutgoingPayload | SharedBlockRecord;
+}
+
+function isSharedBlockRecord(record: OutgoingPayload | SharedBlockRecord): record is SharedBlockRecord {
+  return 'body_blocks' in record;
+}
