@@ -1,32 +1,40 @@
 import type { ChainhookV1Payload } from '../chainhook-v1/v1-payload.js';
-import type { PayloadBlock, WebhookPayload } from './webhook-payload.js';
+import type { WebhookPayload } from './webhook-payload.js';
 
 /**
  * The JSON text of each shaped block, made once: hooks that match a block alike share its shaped
- * object (`BlockShapes`), so its text is shared too, and a block's payloads cost one
- * serialization of the block plus a few bytes each. Weak, so a text goes with its block.
+ * object (`BlockShapes`, and `V1BlockShapes` for 1.x predicates), so its text is shared too, and a
+ * block's payloads cost one serialization of the block plus a few bytes each. Weak, so a text goes
+ * with its block.
  */
-const blockTexts = new WeakMap<PayloadBlock, string>();
+const blockTexts = new WeakMap<object, string>();
 
 const PAYLOAD_KEYS = ['chainhook', 'event'];
 const EVENT_KEYS = ['chain', 'network', 'apply', 'rollback'];
+const V1_PAYLOAD_KEYS = ['apply', 'rollback', 'chainhook', 'events'];
 
 /**
- * The JSON text of a webhook body: exactly `JSON.stringify(payload)`, with the text of each block
- * reused from earlier payloads that shared the block object. Shaped payloads are read-only, which
- * is what makes a block's text safe to keep; a body of any other layout is serialized whole.
+ * A body's text around its two block lists: `head` + apply's blocks + `middle` + rollback's blocks +
+ * `tail`, each list in brackets, its blocks separated by commas.
+ */
+type BodyFrame = {
+  head: string;
+  apply: readonly unknown[];
+  middle: string;
+  rollback: readonly unknown[];
+  tail: string;
+};
+
+/**
+ * The JSON text of a webhook body, 2.0's or 1.x's: exactly `JSON.stringify(payload)`, with the text
+ * of each block reused from earlier payloads that shared the block object. Shaped payloads are
+ * read-only, which is what makes a block's text safe to keep; a body of any other layout is
+ * serialized whole.
  */
 export function serializePayload(payload: WebhookPayload | ChainhookV1Payload): string {
-  if (!('event' in payload)) return JSON.stringify(payload);
-  const { event } = payload;
-  if (!hasKeysInOrder(payload, PAYLOAD_KEYS) || !hasKeysInOrder(event, EVENT_KEYS)) {
-    return JSON.stringify(payload);
-  }
-  return (
-    `{"chainhook":${JSON.stringify(payload.chainhook)},"event":{"chain":${JSON.stringify(event.chain)},` +
-    `"network":${JSON.stringify(event.network)},"apply":${blocksText(event.apply)},` +
-    `"rollback":${blocksText(event.rollback)}}}`
-  );
+  const frame = bodyFrame(payload);
+  if (frame === undefined) return JSON.stringify(payload);
+  return `${frame.head}${blocksText(frame.apply)}${frame.middle}${blocksText(frame.rollback)}${frame.tail}`;
 }
 
 /**
@@ -37,23 +45,13 @@ export function serializePayload(payload: WebhookPayload | ChainhookV1Payload): 
  */
 export type PayloadTextParts = { texts: string[]; blocks: { block: object; text: string }[] };
 
-/** The JSON text of a webhook body as its own parts and its shared blocks (see `PayloadTextParts`). */
+/** The JSON text of a webhook body, 2.0's or 1.x's, as its own parts and its shared blocks (see `PayloadTextParts`). */
 export function payloadTextParts(payload: WebhookPayload | ChainhookV1Payload): PayloadTextParts {
-  if (!('event' in payload)) return { texts: [JSON.stringify(payload)], blocks: [] };
-  const { event } = payload;
-  if (
-    !hasKeysInOrder(payload, PAYLOAD_KEYS) ||
-    !hasKeysInOrder(event, EVENT_KEYS) ||
-    !Array.isArray(event.apply) ||
-    !Array.isArray(event.rollback)
-  ) {
-    return { texts: [JSON.stringify(payload)], blocks: [] };
-  }
+  const frame = bodyFrame(payload);
+  if (frame === undefined) return { texts: [JSON.stringify(payload)], blocks: [] };
   const parts: PayloadTextParts = { texts: [], blocks: [] };
-  let text =
-    `{"chainhook":${JSON.stringify(payload.chainhook)},"event":{"chain":${JSON.stringify(event.chain)},` +
-    `"network":${JSON.stringify(event.network)},"apply":[`;
-  const addBlocks = (blocks: readonly PayloadBlock[]) => {
+  let text = `${frame.head}[`;
+  const addBlocks = (blocks: readonly unknown[]) => {
     for (let i = 0; i < blocks.length; i++) {
       if (i > 0) text += ',';
       const block = blocks[i];
@@ -67,15 +65,43 @@ export function payloadTextParts(payload: WebhookPayload | ChainhookV1Payload): 
       text = '';
     }
   };
-  addBlocks(event.apply);
-  text += '],"rollback":[';
-  addBlocks(event.rollback);
-  parts.texts.push(`${text}]}}`);
+  addBlocks(frame.apply);
+  text += `]${frame.middle}[`;
+  addBlocks(frame.rollback);
+  parts.texts.push(`${text}]${frame.tail}`);
   return parts;
 }
 
-function blocksText(blocks: readonly PayloadBlock[]): string {
-  if (!Array.isArray(blocks)) return JSON.stringify(blocks);
+// The frame of a body in 2.0's layout (`{chainhook, event: {chain, network, apply, rollback}}`) or
+// 1.x's (`{apply, rollback, chainhook, events}`), keys in that order; undefined for any other.
+function bodyFrame(payload: WebhookPayload | ChainhookV1Payload): BodyFrame | undefined {
+  if (hasKeysInOrder(payload, V1_PAYLOAD_KEYS)) {
+    const v1 = payload as ChainhookV1Payload;
+    if (!Array.isArray(v1.apply) || !Array.isArray(v1.rollback)) return undefined;
+    return {
+      head: '{"apply":',
+      apply: v1.apply,
+      middle: ',"rollback":',
+      rollback: v1.rollback,
+      tail: `,"chainhook":${JSON.stringify(v1.chainhook)},"events":${JSON.stringify(v1.events)}}`,
+    };
+  }
+  if (!hasKeysInOrder(payload, PAYLOAD_KEYS)) return undefined;
+  const { chainhook, event } = payload as WebhookPayload;
+  if (!hasKeysInOrder(event, EVENT_KEYS) || !Array.isArray(event.apply) || !Array.isArray(event.rollback))
+    return undefined;
+  return {
+    head:
+      `{"chainhook":${JSON.stringify(chainhook)},"event":{"chain":${JSON.stringify(event.chain)},` +
+      `"network":${JSON.stringify(event.network)},"apply":`,
+    apply: event.apply,
+    middle: ',"rollback":',
+    rollback: event.rollback,
+    tail: '}}',
+  };
+}
+
+function blocksText(blocks: readonly unknown[]): string {
   let text = '[';
   for (let i = 0; i < blocks.length; i++) {
     if (i > 0) text += ',';
@@ -84,7 +110,7 @@ function blocksText(blocks: readonly PayloadBlock[]): string {
   return `${text}]`;
 }
 
-function blockText(block: PayloadBlock): string {
+function blockText(block: unknown): string {
   // Only objects can key a WeakMap; anything else (a malformed body) is serialized as it is.
   if (typeof block !== 'object' || block === null) return JSON.stringify(block) ?? 'null';
   let text = blockTexts.get(block);
@@ -97,7 +123,7 @@ function blockText(block: PayloadBlock): string {
 
 // Whether `object` has exactly these own enumerable keys in this order (JSON.stringify's order),
 // none of them undefined (which JSON.stringify would leave out).
-function hasKeysInOrder(object: object, keys: readonly string[]): boolean {
+function hasKeysInOrder(object: unknown, keys: readonly string[]): boolean {
   if (typeof object !== 'object' || object === null || Array.isArray(object)) return false;
   let i = 0;
   for (const key in object) {

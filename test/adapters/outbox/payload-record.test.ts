@@ -11,6 +11,8 @@ import { PayloadSegments } from '../../../adapters/outbox/payload-segments.js';
 import { metaOf } from '../../../adapters/outbox/outbox-entry.js';
 import { outgoing, sharingBlocks } from '../../contracts/delivery-queue.contract.js';
 import { makeTempDir } from '../../support/temp-dir.js';
+import { queuedV1Body, shapeV1Payload } from '../../../core/chainhook-v1/shape-v1-payload.js';
+import { v1Predicate, v1SampleBlock } from '../../core/chainhook-v1/v1-sample-block.js';
 
 const count = (text: string, part: string) => text.split(part).length - 1;
 
@@ -55,6 +57,27 @@ describe('placePayloadRecord', () => {
       expect(count(await readFile(join(dir, name), 'utf8'), '"block 0 \\"quoted\\" ✓')).to.equal(1);
     for (const [i, loc] of locs.entries())
       expect(readPayloadRecord(segments, loc)).to.deep.equal(payloads[i]);
+  });
+
+  it('writes a block that 1.x payloads share once in a segment, and reads each back whole', async () => {
+    segments = await PayloadSegments.open(dir, 1 << 20);
+    const block = await v1SampleBlock();
+    const payloads = ['p1', 'p2', 'p3'].map((uuid) => {
+      const body = shapeV1Payload({
+        uuid,
+        predicate: v1Predicate(),
+        network: 'mainnet',
+        apply: [{ block, txIndexes: [0, 2] }],
+        rollback: [],
+      });
+      return { ...outgoing(uuid), body: queuedV1Body(body) };
+    });
+    const locs = payloads.map((p) => placePayloadRecord(segments, places, p).loc);
+    await segments.flush();
+    const text = await readFile(join(dir, '000001.seg'), 'utf8');
+    expect(count(text, block.transactions[0].metadata.raw_tx)).to.equal(1);
+    for (const [i, loc] of locs.entries())
+      expect(readPayloadRecord(segments, loc)).to.deep.equal(JSON.parse(JSON.stringify(payloads[i])));
   });
 
   it('keeps a body without shared blocks whole in its record, as records written before shared blocks are', async () => {

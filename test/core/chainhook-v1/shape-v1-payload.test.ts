@@ -2,60 +2,15 @@ import { Cl } from '@stacks/transactions';
 import { expect } from 'chai';
 import type { NormalizedBlock } from '../../../core/chain/block.js';
 import { shapeV1Payload } from '../../../core/chainhook-v1/shape-v1-payload.js';
-import type { NetworkPredicate } from '../../../core/chainhook-v1/predicate.js';
-import {
-  ChainBuilder,
-  TEST_KEYS,
-  aborted,
-  contractCall,
-  contractDeploy,
-  events,
-  withEvents,
-} from '../../support/block-builder.js';
-import { normalizeBlock } from '../../../core/stacks-codec/normalize-block.js';
 import { ALICE, BOB, CAROL, NFT, TOKEN, TOKEN_CONTRACT } from '../matching/transactions.js';
 import { SIP10_ABI } from './token-abis.js';
-
-const predicate = (include_contract_abi = false, decode_clarity_values = false): NetworkPredicate => ({
-  if_this: { scope: 'block_height', higher_than: 0 },
-  then_that: { http_post: { url: 'http://127.0.0.1/p', authorization_header: 'Bearer x' } },
-  include_contract_abi,
-  decode_clarity_values,
-});
+import { v1Predicate as predicate, v1SampleBlock } from './v1-sample-block.js';
 
 describe('shapeV1Payload', () => {
   let block: NormalizedBlock;
 
   before(async () => {
-    const node = new ChainBuilder().next({
-      transactions: [
-        withEvents(
-          await contractCall({
-            contractId: TOKEN_CONTRACT,
-            functionName: 'move',
-            functionArgs: [Cl.uint(5)],
-          }),
-          events.ftTransfer({ asset: TOKEN, sender: ALICE, recipient: BOB, amount: 5 }),
-          events.nftMint({ asset: NFT, value: Cl.uint(7), recipient: CAROL }),
-          events.stxLock({ lockedAddress: ALICE, amount: 10, unlockHeight: 99 }),
-          events.print({ contractId: TOKEN_CONTRACT, value: Cl.stringAscii('hi') }),
-        ),
-        aborted(
-          withEvents(
-            await contractCall({ contractId: TOKEN_CONTRACT, functionName: 'burn', nonce: 1 }),
-            events.ftBurn({ asset: TOKEN, sender: ALICE, amount: 1 }),
-          ),
-          'abort_by_response',
-        ),
-        await contractDeploy({
-          contractName: 'coin',
-          codeBody: '(define-fungible-token coin)',
-          senderKey: TEST_KEYS.bob,
-          abi: SIP10_ABI,
-        }),
-      ],
-    });
-    block = normalizeBlock(node, { network: 'mainnet', lookupAbi: () => undefined }).block;
+    block = await v1SampleBlock();
   });
 
   function shaped(txIndexes: number[], abi = false, decode = false) {

@@ -9,6 +9,9 @@ import {
   type WebhookPayload,
 } from '../../../core/payload/index.js';
 import { everyOptionCombination, sampleBlocks } from './sample-blocks.js';
+import { shapeV1Payload } from '../../../core/chainhook-v1/shape-v1-payload.js';
+import type { ChainhookV1Payload } from '../../../core/chainhook-v1/v1-payload.js';
+import { v1Predicate, v1SampleBlock } from '../chainhook-v1/v1-sample-block.js';
 
 const HOOK = { uuid: '4f3c2b1a-0000-4000-8000-000000000002', name: 'serialized hook' };
 
@@ -30,6 +33,25 @@ function ofAnotherHook(block: NormalizedBlock): WebhookPayload {
     rollback: [],
   });
 }
+
+/** A predicate's 1.x payload for the block's transactions at `txIndexes`, in apply and in rollback. */
+function shapeV1(block: NormalizedBlock, uuid: string, txIndexes: number[], abi: boolean, decode: boolean) {
+  return shapeV1Payload({
+    uuid,
+    predicate: v1Predicate(abi, decode),
+    network: 'mainnet',
+    apply: [{ block, txIndexes }],
+    rollback: [{ block, txIndexes }],
+  });
+}
+
+/** `include_contract_abi` and `decode_clarity_values`, every combination. */
+const V1_VIEWS = [
+  [false, false],
+  [true, false],
+  [false, true],
+  [true, true],
+] as const;
 
 describe('serializePayload', () => {
   let blocks: NormalizedBlock[];
@@ -69,6 +91,50 @@ describe('serializePayload', () => {
     } as unknown as WebhookPayload;
     for (const body of [reordered, extra, missing])
       expect(serializePayload(body)).to.equal(JSON.stringify(body));
+  });
+
+  describe('with 1.x bodies', () => {
+    let v1Block: NormalizedBlock;
+    before(async () => {
+      v1Block = await v1SampleBlock();
+    });
+
+    const v1Shape = (uuid: string, txIndexes: number[], abi: boolean, decode: boolean) =>
+      shapeV1(v1Block, uuid, txIndexes, abi, decode);
+
+    it('writes the same text as JSON.stringify for each decode_clarity_values and include_contract_abi', () => {
+      for (const [abi, decode] of V1_VIEWS) {
+        for (const txIndexes of [[0, 1, 2], [0], [1, 2]]) {
+          const payload = v1Shape('u', txIndexes, abi, decode);
+          expect(serializePayload(payload)).to.equal(JSON.stringify(payload));
+        }
+      }
+    });
+
+    it('writes each 1.x payload with its own predicate part when payloads share a block', () => {
+      const first = v1Shape('first', [0, 2], false, true);
+      const second = shapeV1Payload({
+        uuid: 'second',
+        predicate: { ...v1Predicate(false, true), if_this: { scope: 'txid', equals: '0x00' } },
+        network: 'mainnet',
+        apply: [{ block: v1Block, txIndexes: [0, 2] }],
+        rollback: [],
+        streaming: false,
+      });
+      expect(second.apply[0]).to.equal(first.apply[0]);
+      serializePayload(first);
+      expect(serializePayload(second)).to.equal(JSON.stringify(second));
+    });
+
+    it('serializes a 1.x body of another layout as JSON.stringify does', () => {
+      const payload = v1Shape('u', [0], false, false);
+      const { apply, rollback, chainhook, events } = payload;
+      const reordered = { chainhook, events, apply, rollback } as ChainhookV1Payload;
+      const extra = { ...payload, note: 'kept' } as ChainhookV1Payload;
+      const missing = { ...payload, events: undefined } as unknown as ChainhookV1Payload;
+      for (const body of [reordered, extra, missing])
+        expect(serializePayload(body)).to.equal(JSON.stringify(body));
+    });
   });
 });
 
@@ -113,5 +179,43 @@ describe('payloadTextParts', () => {
     for (const body of [reordered, empty]) {
       expect(payloadTextParts(body)).to.deep.equal({ texts: [JSON.stringify(body)], blocks: [] });
     }
+  });
+
+  describe('with 1.x bodies', () => {
+    let v1Block: NormalizedBlock;
+    before(async () => {
+      v1Block = await v1SampleBlock();
+    });
+
+    it('joins back into the text of JSON.stringify for each decode_clarity_values and include_contract_abi', () => {
+      for (const [abi, decode] of V1_VIEWS) {
+        const payload = shapeV1(v1Block, 'u', [0, 1, 2], abi, decode);
+        const parts = payloadTextParts(payload);
+        expect(parts.blocks).to.have.length(2);
+        expect(joined(parts)).to.equal(JSON.stringify(payload));
+      }
+    });
+
+    it('gives 1.x payloads that share a block that block object and its one text, each with its own predicate part', () => {
+      const [a, b] = [
+        shapeV1(v1Block, 'first', [0], false, false),
+        shapeV1(v1Block, 'second', [0], false, false),
+      ];
+      const [first, second] = [payloadTextParts(a), payloadTextParts(b)];
+      expect(second.blocks[0].block).to.equal(first.blocks[0].block);
+      expect(second.blocks[0].text).to.equal(first.blocks[0].text);
+      expect(second.texts.at(-1)).to.include('"second"').and.not.include('"first"');
+      expect(joined(second)).to.equal(JSON.stringify(b));
+    });
+
+    it('keeps a 1.x body without blocks, as a signer message payload is, as one text', () => {
+      const body = {
+        ...shapeV1(v1Block, 'u', [0], false, false),
+        apply: [],
+        rollback: [],
+        events: [{ m: 1 }],
+      };
+      expect(payloadTextParts(body)).to.deep.equal({ texts: [JSON.stringify(body)], blocks: [] });
+    });
   });
 });
