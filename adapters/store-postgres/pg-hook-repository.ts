@@ -1,11 +1,4 @@
-import type pg from 'pg';
-import {
-  advanceProgress,
-  rebase,
-  withLiveProgress,
-  type LiveProgress,
-  type LiveStep,
-} from '../../core/hooks/live-progress.js';
+import type { LiveProgress, LiveStep } from '../../core/hooks/live-progress.js';
 import { isListFiltered, matchesListFilter, type HookListFilter } from '../../core/hooks/list-filter.js';
 import type { HookStatusValue, StoredHook } from '../../core/hooks/record.js';
 import type {
@@ -15,38 +8,23 @@ import type {
   HookStatusCount,
 } from '../../core/ports/hook-repository.js';
 import type { Database } from './database.js';
+import {
+  HOOKS_WITH_PROGRESS,
+  LISTING_ORDER,
+  LOCK_HOOKS,
+  READ_COLUMNS,
+  progressOf,
+  rebasedOf,
+  toHook,
+  wholeChanges,
+  writeWhole,
+  type HookRow,
+  type ProgressRow,
+} from './hook-rows.js';
+import { writeLiveStep } from './live-step-writes.js';
 
 /** The SQLSTATE `insert_hook` refuses an insert with when the owner is over the limit. */
 const OVER_LIMIT = 'SH403';
-
-/** The columns a StoredHook is stored in. */
-const HOOK_COLUMNS = 'uuid, owner, created_at_ms, definition, status, delivery';
-/**
- * What every read selects: the hook row and the live stream's progress beside it, read in one
- * statement so the counters shown are derived from one snapshot of both.
- */
-const READ_COLUMNS = `${HOOK_COLUMNS}, live_base, evaluated, last_height, last_at`;
-const HOOKS_WITH_PROGRESS = 'hooks CROSS JOIN live_stream';
-/** Row locks of a read-modify-write: the hook rows only, never the progress row the live step moves. */
-const LOCK_HOOKS = 'FOR UPDATE OF hooks';
-/**
- * Every locking read orders by this one total order, so two bulk changes that overlap take their
- * row locks in the same order and cannot deadlock.
- */
-const LISTING_ORDER = 'ORDER BY created_at_ms, uuid';
-
-/** The live stream's row; bigint columns arrive as strings. */
-type ProgressRow = { evaluated: string; last_height: string | null; last_at: string | null };
-
-type HookRow = ProgressRow & {
-  uuid: string;
-  owner: string;
-  created_at_ms: string;
-  definition: StoredHook['definition'];
-  status: StoredHook['status'];
-  delivery: StoredHook['delivery'] | null;
-  live_base: string;
-};
 
 /**
  * Hooks in Postgres. Changes are read-modify-write transactions that lock the rows first
@@ -119,7 +97,7 @@ export class PgHookRepository implements HookRepository {
     const { rows } = await this.db.pool.query<HookRow & { total: number }>(
       `SELECT ${READ_COLUMNS}, (SELECT hooks FROM hook_counts WHERE owner = $1) AS total
        FROM (SELECT uuid FROM hooks WHERE owner = $1 ${LISTING_ORDER} OFFSET $2 LIMIT $3) AS page
-       JOIN hooks USING (uuid) CROSS JOIN live_stream
+       JOIN hooks USING (uuid) LEFT JOIN hook_occurrences o USING (uuid) CROSS JOIN live_stream
        ${LISTING_ORDER}`,
       [owner, Math.max(0, offset), Math.max(0, limit)],
     );
@@ -162,8 +140,9 @@ export class PgHookRepository implements HookRepository {
         [uuid, owner],
       );
       if (rows.length === 0) return undefined;
-      const [updated] = await writeChanges(client, rows, change, rebasedOf);
-      return updated;
+      const writes = wholeChanges(rows, change, rebasedOf);
+      await writeWhole(client, writes);
+      return writes[0]?.hook;
     });
   }
 
@@ -187,7 +166,9 @@ export class PgHookRepository implements HookRepository {
       );
       const selected =
         statuses === undefined ? rows : rows.filter((row) => statuses.includes(toHook(row).status.status));
-      return writeChanges(client, selected, change, rebasedOf);
+      const writes = wholeChanges(selected, change, rebasedOf);
+      await writeWhole(client, writes);
+      return writes.map(({ hook }) => hook);
     });
   }
 
@@ -201,37 +182,15 @@ export class PgHookRepository implements HookRepository {
 
   /**
    * Move the live stream by `step` and store what `change` makes of the named hooks (any owner's;
-   * unknown ones are skipped), in one transaction: the progress row, then those hook rows only.
+   * unknown ones are skipped), in one transaction: the progress row, then those hooks, most of them
+   * by their occurrences alone (`writeLiveStep`).
    */
   async recordLiveStep(
     step: LiveStep,
     uuids: readonly string[],
     change: (hook: StoredHook) => StoredHook | undefined,
   ): Promise<StoredHook[]> {
-    return this.db.transaction(async (client) => {
-      // Locked first, so the hooks below are read as of the progress before this step.
-      const { rows: progress } = await client.query<ProgressRow>(
-        'SELECT evaluated, last_height, last_at FROM live_stream FOR UPDATE',
-      );
-      const after = advanceProgress(progressOf(progress[0]), step);
-      let updated: StoredHook[] = [];
-      if (uuids.length > 0) {
-        const { rows } = await client.query<HookRow>(
-          `SELECT ${READ_COLUMNS} FROM ${HOOKS_WITH_PROGRESS} WHERE uuid = ANY ($1)
-           ${LISTING_ORDER} ${LOCK_HOOKS}`,
-          [[...new Set(uuids)]],
-        );
-        updated = await writeChanges(client, rows, change, () => after.evaluated);
-      }
-      if (step.blocks > 0) {
-        await client.query('UPDATE live_stream SET evaluated = $1, last_height = $2, last_at = $3', [
-          after.evaluated,
-          after.last_height,
-          after.last_at,
-        ]);
-      }
-      return updated;
-    });
+    return this.db.transaction((client) => writeLiveStep(client, step, uuids, change));
   }
 
   /** Remove one hook; false when the owner has no such hook. */
@@ -259,101 +218,4 @@ export class PgHookRepository implements HookRepository {
     );
     return rows.map((row) => ({ status: row.status, enabled: row.enabled, count: Number(row.count) }));
   }
-}
-
-/**
- * Run `change` on each locked row (as `toHook` shows it) and write back the hooks it returns, each at
- * stream position `baseOf(row)`, in one statement. Every change is computed before anything is
- * written, so a throw part-way (which rolls the transaction back anyway) never leaves a partial
- * batch. Returns the hooks as stored.
- */
-async function writeChanges(
-  client: pg.PoolClient,
-  rows: HookRow[],
-  change: (hook: StoredHook) => StoredHook | undefined,
-  baseOf: (row: HookRow) => number,
-): Promise<StoredHook[]> {
-  const updated: { hook: StoredHook; live_base: number; sameDefinition: boolean }[] = [];
-  for (const row of rows) {
-    // Identity is read from the row, not the object the change gets: a change may edit its argument.
-    const identity = { uuid: row.uuid, owner: row.owner, created_at_ms: Number(row.created_at_ms) };
-    const given = toHook(row);
-    const definition = JSON.stringify(given.definition);
-    const next = change(given);
-    if (next === undefined) continue;
-    const hook = asStored(identity, next);
-    // Counters are what most changes move (every live step): the definition, the bulk of a row, is
-    // then neither sent nor rewritten.
-    updated.push({
-      hook,
-      live_base: baseOf(row),
-      sameDefinition: JSON.stringify(hook.definition) === definition,
-    });
-  }
-  if (updated.length === 0) return [];
-  await client.query(
-    `UPDATE hooks SET definition = COALESCE(changed.definition, hooks.definition), status = changed.status,
-       delivery = changed.delivery, live_base = changed.live_base
-     FROM jsonb_to_recordset($1::jsonb)
-       AS changed (uuid text, definition jsonb, status jsonb, delivery jsonb, live_base bigint)
-     WHERE hooks.uuid = changed.uuid`,
-    [
-      JSON.stringify(
-        updated.map(({ hook: { uuid, definition, status, delivery }, live_base, sameDefinition }) => ({
-          uuid,
-          definition: sameDefinition ? null : definition,
-          status,
-          delivery: delivery ?? null,
-          live_base,
-        })),
-      ),
-    ],
-  );
-  return updated.map(({ hook }) => hook);
-}
-
-/** The stream position a change made from `toHook(row)` is exact at. */
-function rebasedOf(row: HookRow): number {
-  return rebase(Number(row.live_base), progressOf(row));
-}
-
-/** The live stream's progress from its row (or the same columns of a hook read beside it). */
-function progressOf(row: ProgressRow): LiveProgress {
-  return {
-    // Positions and heights stay far inside the safe integer range.
-    evaluated: Number(row.evaluated),
-    last_height: row.last_height === null ? null : Number(row.last_height),
-    last_at: row.last_at === null ? null : Number(row.last_at),
-  };
-}
-
-/** The change's result as the table will hold it; refused when it moved the hook's identity or order. */
-function asStored(
-  current: Pick<StoredHook, 'uuid' | 'owner' | 'created_at_ms'>,
-  next: StoredHook,
-): StoredHook {
-  for (const field of ['uuid', 'owner', 'created_at_ms'] as const) {
-    if (next?.[field] !== current[field]) {
-      throw new Error(`a hook change may not alter ${field} (hook ${current.uuid})`);
-    }
-  }
-  // A JSON round trip: what a later read returns (jsonb drops undefined fields), and a fresh object.
-  return JSON.parse(JSON.stringify(next)) as StoredHook;
-}
-
-/**
- * A hook rebuilt from its row, its counters as of the progress read beside it; pg parses jsonb afresh
- * for every row, so the objects are the caller's.
- */
-function toHook(row: HookRow): StoredHook {
-  const stored: StoredHook = {
-    uuid: row.uuid,
-    owner: row.owner,
-    // bigint arrives as a string; creation times in milliseconds are far inside the safe integer range.
-    created_at_ms: Number(row.created_at_ms),
-    definition: row.definition,
-    status: row.status,
-    ...(row.delivery && { delivery: row.delivery }),
-  };
-  return withLiveProgress(stored, Number(row.live_base), progressOf(row));
 }

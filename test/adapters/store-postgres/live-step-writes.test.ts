@@ -1,0 +1,150 @@
+import { expect } from 'chai';
+import { openDatabase, PgHookRepository, type Database } from '../../../adapters/store-postgres/index.js';
+import { countLiveStep } from '../../../core/hooks/lifecycle.js';
+import type { StoredHook } from '../../../core/hooks/record.js';
+import { countOccurrence, newHook } from '../../contracts/hook-repository-fixtures.js';
+import { openTestDatabase, postgresAvailable, TEST_DATABASE_URL } from '../../support/postgres.js';
+
+const NOW_MS = 1_700_000_500_000;
+
+/** A live step's change for a hook sent a payload in a block at `height`, as the live stream makes it. */
+function sentAt(height: number) {
+  return (hook: StoredHook) => countLiveStep(hook, [height], height, NOW_MS);
+}
+
+/** An enabled hook, as the live stream matches it. */
+function liveHook(owner = 'alice', options: StoredHook['definition']['options'] = {}): StoredHook {
+  const hook = newHook(owner);
+  return {
+    ...hook,
+    definition: { ...hook.definition, options },
+    status: { ...hook.status, enabled: true },
+  };
+}
+
+/** The hook's row and its counted occurrences as stored, read past the repository. */
+async function storedRow(db: Database, uuid: string) {
+  const { rows } = await db.pool.query<{
+    status: StoredHook['status'];
+    live_base: string;
+    counted: string | null;
+  }>(
+    `SELECT status, live_base, (SELECT occurrence_count FROM hook_occurrences o WHERE o.uuid = h.uuid) AS counted
+     FROM hooks h WHERE uuid = $1`,
+    [uuid],
+  );
+  return rows[0];
+}
+
+if (!(await postgresAvailable())) {
+  describe('Postgres live step writes', () => {
+    it(`need PostgreSQL at ${TEST_DATABASE_URL}, which did not answer (set STACKHOOKS_TEST_DATABASE_URL)`);
+  });
+} else {
+  describe('Postgres live step writes', () => {
+    let db: Awaited<ReturnType<typeof openTestDatabase>>;
+    let repo: PgHookRepository;
+
+    beforeEach(async () => {
+      db = await openTestDatabase('live');
+      repo = new PgHookRepository(db);
+    });
+    afterEach(() => db.drop());
+
+    it('counts an occurrence beside the hook’s row and leaves the row as it was', async () => {
+      const hook = liveHook();
+      await repo.insert(hook, 10);
+      const [written] = await repo.recordLiveStep(
+        { blocks: 1, height: 7, at: NOW_MS / 1000 },
+        [hook.uuid],
+        sentAt(7),
+      );
+      const row = await storedRow(db, hook.uuid);
+      expect(row).to.deep.include({ status: hook.status, live_base: '0', counted: '1' });
+      const shown = (await repo.get('alice', hook.uuid))!;
+      expect(shown).to.deep.equal(written);
+      expect(shown.status).to.include({
+        status: 'streaming',
+        evaluated_block_count: 1,
+        last_evaluated_block_height: 7,
+        occurrence_count: 1,
+        last_occurrence_block_height: 7,
+        last_occurrence_at: NOW_MS / 1000,
+      });
+    });
+
+    it('folds counted occurrences back into the hook when the hook is written whole, and counts on from there', async () => {
+      const hook = liveHook();
+      await repo.insert(hook, 10);
+      await repo.recordLiveStep({ blocks: 1, height: 7, at: 1 }, [hook.uuid], sentAt(7));
+      await repo.update('alice', hook.uuid, (latest) => ({
+        ...latest,
+        status: { ...latest.status, enabled: false },
+      }));
+      expect(await storedRow(db, hook.uuid)).to.deep.include({ counted: null });
+      expect((await storedRow(db, hook.uuid)).status.occurrence_count).to.equal(1);
+      await repo.recordLiveStep({ blocks: 0, height: 0, at: 1 }, [hook.uuid], countOccurrence);
+      expect((await repo.get('alice', hook.uuid))!.status).to.include({
+        occurrence_count: 2,
+        enabled: false,
+      });
+    });
+
+    it('writes the whole hook when a step does more than count an occurrence', async () => {
+      const hook = liveHook('alice', { expire_after_occurrences: 1 });
+      await repo.insert(hook, 10);
+      const [written] = await repo.recordLiveStep({ blocks: 1, height: 9, at: 1 }, [hook.uuid], sentAt(9));
+      expect(written.status).to.include({ status: 'expired', enabled: false, occurrence_count: 1 });
+      const row = await storedRow(db, hook.uuid);
+      expect(row.status).to.include({ status: 'expired', enabled: false, occurrence_count: 1 });
+      expect(row).to.deep.include({ live_base: '1', counted: null });
+      expect(await repo.get('alice', hook.uuid)).to.deep.equal(written);
+    });
+
+    it('keeps every occurrence when live steps and updates from two processes interleave', async () => {
+      const other = await openDatabase(db.url);
+      try {
+        const second = new PgHookRepository(other);
+        const hook = liveHook();
+        await repo.insert(hook, 10);
+        await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            i % 2
+              ? repo.update('alice', hook.uuid, countOccurrence)
+              : second.recordLiveStep({ blocks: 1, height: i, at: 1 }, [hook.uuid], sentAt(i)),
+          ),
+        );
+        expect((await repo.get('alice', hook.uuid))!.status).to.include({
+          occurrence_count: 40,
+          evaluated_block_count: 20,
+        });
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('forgets a hook’s counted occurrences with the hook', async () => {
+      const hook = liveHook();
+      await repo.insert(hook, 10);
+      await repo.recordLiveStep({ blocks: 0, height: 0, at: 1 }, [hook.uuid], countOccurrence);
+      expect(await repo.delete('alice', hook.uuid)).to.equal(true);
+      const { rows } = await db.pool.query('SELECT 1 FROM hook_occurrences');
+      expect(rows).to.have.length(0);
+    });
+
+    it('shows counted occurrences in listings, bulk reads and the matcher’s full read', async () => {
+      const [a, b] = [liveHook(), liveHook()];
+      await repo.insert(a, 10);
+      await repo.insert(b, 10);
+      await repo.recordLiveStep({ blocks: 0, height: 0, at: 1 }, [b.uuid], countOccurrence);
+      const countOf = (hooks: StoredHook[]) =>
+        Object.fromEntries(hooks.map((h) => [h.uuid, h.status.occurrence_count]));
+      const expected = { [a.uuid]: 0, [b.uuid]: 1 };
+      expect(countOf((await repo.list('alice', 0, 10)).results)).to.deep.equal(expected);
+      expect(countOf((await repo.list('alice', 0, 10, { status: 'new' })).results)).to.deep.equal(expected);
+      expect(countOf(await repo.getByUuids([a.uuid, b.uuid]))).to.deep.equal(expected);
+      expect(countOf(await repo.listAll())).to.deep.equal(expected);
+      expect((await repo.getByUuid(b.uuid))!.status.occurrence_count).to.equal(1);
+    });
+  });
+}
