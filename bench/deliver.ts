@@ -17,14 +17,18 @@
 // `process.hrtime`), the same clock for every process; the delivery log's wall-clock times (ms)
 // are mapped onto it to split each delivery into stages.
 //
-// Run: npx tsx bench/deliver.ts [--latency-seconds N] [--rounds N] [--receiver-ms N]   (prints Markdown for docs/benchmarks.md)
+// With --v1 every hook is a Chainhook 1.x predicate registered through the 1.x API (`stx_event` for
+// the matching ones, a mix of scopes for the rest), so the payloads are 1.x's, with their
+// `Authorization` header; the bare loops post the same 1.x body and headers.
+//
+// Run: npx tsx bench/deliver.ts [--latency-seconds N] [--rounds N] [--receiver-ms N] [--v1]   (prints Markdown for docs/benchmarks.md)
 // Exits 0 unless something crashes: a missed target is reported, not a failure (benches fail no build).
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startReceiver, startStandInNode } from './support/deliver-children.js';
 import { installFsyncCount } from './support/deliver-fsync-count.js';
-import { transferBlocks } from './support/deliver-hooks.js';
+import { transferBlocks, type HookApi } from './support/deliver-hooks.js';
 import { measureLatency } from './support/deliver-latency.js';
 import {
   renderDeliveryReport,
@@ -55,13 +59,15 @@ const { values } = parseArgs({
     'latency-seconds': { type: 'string', default: '60' },
     rounds: { type: 'string', default: '3' },
     'receiver-ms': { type: 'string', default: '20' },
+    v1: { type: 'boolean', default: false },
   },
 });
+const api: HookApi = values.v1 ? 'v1' : 'v2';
 const latencySeconds = Number(values['latency-seconds']);
 const rounds = Number(values.rounds);
 const receiverMs = Number(values['receiver-ms']);
 if (!(latencySeconds > 0) || !Number.isInteger(rounds) || rounds < 1 || !(receiverMs > 0)) {
-  console.error('usage: npx tsx bench/deliver.ts [--latency-seconds N] [--rounds N] [--receiver-ms N]');
+  console.error('usage: npx tsx bench/deliver.ts [--latency-seconds N] [--rounds N] [--receiver-ms N] [--v1]');
   process.exit(2);
 }
 
@@ -72,7 +78,7 @@ const receiver = await startReceiver(root);
 const node = await startStandInNode(root);
 try {
   const blocks = await transferBlocks(BLOCKS);
-  const sample = await samplePayload(blocks[0], `${receiver.origin}/hook/sample`);
+  const sample = await samplePayload(blocks[0], `${receiver.origin}/hook/sample`, api);
   const total = HOOKS * BLOCKS;
   const runs: ThroughputRounds = { http: [], bare: [], sender: [], full: [], stubFs: [], stubMemory: [] };
   const slowBlocks = blocks.slice(0, SLOW_BLOCKS);
@@ -100,7 +106,7 @@ try {
     }
     for (const [name, variant] of variants) {
       runs[name].push(
-        await drainStackhooks({ blocks, hooks: HOOKS, concurrency: CONCURRENCY, receiver, variant }),
+        await drainStackhooks({ blocks, hooks: HOOKS, concurrency: CONCURRENCY, receiver, variant, api }),
       );
     }
     const slow = { receiver, answerAfterMs: receiverMs };
@@ -120,6 +126,7 @@ try {
         hooks: SLOW_HOOKS,
         concurrency: undefined,
         variant: { sender: 'real', outbox: 'fs' },
+        api,
       }),
     );
   }
@@ -134,11 +141,13 @@ try {
     hooks: 1_000,
     matching: 10,
     warmup: 5,
+    api,
   });
 
   const childCpu = (await receiver.cpuSeconds()) + (await node.cpuSeconds());
   console.log(
     renderDeliveryReport({
+      api,
       rounds,
       hooks: HOOKS,
       blocks: BLOCKS,

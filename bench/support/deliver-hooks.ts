@@ -1,5 +1,7 @@
 // What the delivery bench registers and ingests: hooks that match every block, hooks of many filter
-// types that never match these blocks, and a chain of blocks with one real signed STX transfer each.
+// types that never match these blocks (as 2.0 hooks, or as Chainhook 1.x predicates with `--v1`),
+// and a chain of blocks with one real signed STX transfer each.
+import type { Stackhooks } from '../../apps/server/container.js';
 import type { HookDefinition, EventFilter } from '../../core/hooks/definition.js';
 import {
   ChainBuilder,
@@ -8,6 +10,10 @@ import {
   stxTransfer,
   type NodeBlock,
 } from '../../test/support/block-builder.js';
+import { matchingPredicate, nonMatchingPredicate } from './v1-hooks.js';
+
+/** Which API the bench registers its hooks through: 2.0's hooks API, or Chainhook 1.x's predicates API. */
+export type HookApi = 'v2' | 'v1';
 
 /** An enabled mainnet hook on every STX event (each bench block has one), posting to `url`. */
 export function matchingDefinition(name: string, url: string): HookDefinition {
@@ -62,6 +68,33 @@ export function nonMatchingDefinition(i: number, url: string): HookDefinition {
     action: { type: 'http_post', url },
     options: { enable_on_registration: true },
   };
+}
+
+/** Register for `owner` a hook through `api` on every STX transfer, posting to `url`; returns its uuid. */
+export async function registerMatching(
+  stackhooks: Stackhooks,
+  api: HookApi,
+  owner: string,
+  name: string,
+  url: string,
+): Promise<string> {
+  if (api === 'v1') return stackhooks.predicates.register(owner, matchingPredicate(name, url));
+  return (await stackhooks.registry.register(owner, matchingDefinition(name, url))).uuid;
+}
+
+/** Register for `owner` a hook through `api` that none of the bench blocks match (see `nonMatchingDefinition`). */
+export async function registerNonMatching(
+  stackhooks: Stackhooks,
+  api: HookApi,
+  owner: string,
+  i: number,
+  url: string,
+): Promise<string> {
+  if (api === 'v1') {
+    const carol = (carolAddress ??= addressOf(TEST_KEYS.carol));
+    return stackhooks.predicates.register(owner, nonMatchingPredicate(i, carol, url));
+  }
+  return (await stackhooks.registry.register(owner, nonMatchingDefinition(i, url))).uuid;
 }
 
 /** `count` chained blocks, each with one signed STX transfer from alice to bob (nonces 0, 1, ...). */

@@ -10,7 +10,7 @@ import type { DeliveryRecord } from '../../core/delivery/delivery-record.js';
 import { DELIVERY_QUEUE, type DeliveryQueue } from '../../core/ports/delivery-queue.js';
 import { startBenchServer } from './bench-server.js';
 import type { Receiver, StandInNode } from './deliver-children.js';
-import { matchingDefinition, nonMatchingDefinition, transferBlocks } from './deliver-hooks.js';
+import { registerMatching, registerNonMatching, transferBlocks, type HookApi } from './deliver-hooks.js';
 import { monotonicMs } from './deliver-ipc.js';
 import { median, ownCpuSeconds } from './deliver-report.js';
 import { OWNER } from './deliver-throughput.js';
@@ -62,8 +62,10 @@ export async function measureLatency(options: {
   hooks: number;
   matching: number;
   warmup: number;
+  /** Which API the hooks are registered through (2.0's, or 1.x's predicates). */
+  api: HookApi;
 }): Promise<LatencyRun> {
-  const { receiver, node, seconds, rate, hooks, matching, warmup } = options;
+  const { receiver, node, seconds, rate, hooks, matching, warmup, api } = options;
   const measuredBlocks = Math.round(seconds * rate);
   const blocks = await transferBlocks(warmup + measuredBlocks);
   const work = await mkdtemp(join(tmpdir(), 'stackhooks-bench-latency-'));
@@ -86,11 +88,11 @@ export async function measureLatency(options: {
         Array.from({ length: Math.min(100, hooks - batch) }, async (_, k) => {
           const i = batch + k;
           const isMatching = i % every === 0 && i / every < matching;
-          const definition = isMatching
-            ? matchingDefinition(`latency ${i}`, `${receiver.origin}/hook/${i}`)
-            : nonMatchingDefinition(i, `${receiver.origin}/never/${i}`);
-          const record = await server.stackhooks.registry.register(OWNER, definition);
-          if (isMatching) matchingUuids.set(record.uuid, i);
+          const { stackhooks } = server;
+          if (isMatching) {
+            const url = `${receiver.origin}/hook/${i}`;
+            matchingUuids.set(await registerMatching(stackhooks, api, OWNER, `latency ${i}`, url), i);
+          } else await registerNonMatching(stackhooks, api, OWNER, i, `${receiver.origin}/never/${i}`);
         }),
       );
     }

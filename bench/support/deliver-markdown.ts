@@ -1,5 +1,6 @@
 // The delivery bench's Markdown: the targets table, the machine and its load, and the breakdowns
 // of where delivery time goes.
+import type { HookApi } from './deliver-hooks.js';
 import type { LatencyRun } from './deliver-latency.js';
 import {
   bestMedian,
@@ -37,6 +38,8 @@ export type SlowReceiverRounds = {
 
 /** Everything the report shows. */
 export type DeliveryReport = {
+  /** Which API the hooks were registered through (2.0's, or 1.x's predicates). */
+  api: HookApi;
   rounds: number;
   hooks: number;
   blocks: number;
@@ -181,6 +184,9 @@ export function renderDeliveryReport(report: DeliveryReport): string {
 
   return [
     `Machine: ${machineLine()}.`,
+    report.api === 'v1'
+      ? 'Hooks: Chainhook 1.x predicates registered through the 1.x API (`--v1`), 1.x payloads.'
+      : 'Hooks: registered through the 2.0 hooks API, 2.0 payloads.',
     `Load (\`/proc/loadavg\`): before \`${report.loadBefore}\`, after \`${report.loadAfter}\`; other processes ` +
       `kept ${report.otherCores === undefined ? 'n/a' : fmt(report.otherCores, 2)} cores busy on average during the run.`,
     `Throughput cells are ${roundsNote}; a target is judged on the median.`,

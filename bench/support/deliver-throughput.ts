@@ -16,9 +16,10 @@ import { webhookHeaders } from '../../core/delivery/webhook-headers.js';
 import type { NodeBlock } from '../../test/support/block-builder.js';
 import type { Receiver } from './deliver-children.js';
 import { fsyncCount, resetFsyncCount, type FsyncCount } from './deliver-fsync-count.js';
-import { matchingDefinition } from './deliver-hooks.js';
+import { registerMatching, type HookApi } from './deliver-hooks.js';
 import { monotonicMs } from './deliver-ipc.js';
 import { ownCpuSeconds } from './deliver-report.js';
+import { V1_AUTHORIZATION } from './v1-hooks.js';
 
 /** The owner of the bench's hooks. */
 export const OWNER = 'bench';
@@ -60,10 +61,10 @@ export type DrainVariant = { sender: 'real' | 'stub'; outbox: 'fs' | 'memory' };
 export type SampleRequest = { body: string; headers: Record<string, string>; parsed: unknown };
 
 /**
- * Shape one real payload (one matching hook, the first block, a memory outbox) and return its body
- * as sent and the headers the dispatcher would add, for the bare loops.
+ * Shape one real payload (one matching hook registered through `api`, the first block, a memory
+ * outbox) and return its body as sent and the headers the dispatcher would add, for the bare loops.
  */
-export async function samplePayload(block: NodeBlock, url: string): Promise<SampleRequest> {
+export async function samplePayload(block: NodeBlock, url: string, api: HookApi): Promise<SampleRequest> {
   const dataDir = await mkdtemp(join(tmpdir(), 'stackhooks-bench-deliver-'));
   const queue = new MemoryOutbox();
   const stackhooks = await createStackhooks({
@@ -72,7 +73,7 @@ export async function samplePayload(block: NodeBlock, url: string): Promise<Samp
     adapters: { deliveries: queue, logger: quietLogger([]) },
   });
   try {
-    await stackhooks.registry.register(OWNER, matchingDefinition('sample', url));
+    await registerMatching(stackhooks, api, OWNER, 'sample', url);
     await stackhooks.ingest.ingestNodeBlock(block);
     const [due] = await queue.due(Date.now(), 1, new Set());
     if (!due) throw new Error('the sample block queued no payload');
@@ -84,6 +85,8 @@ export async function samplePayload(block: NodeBlock, url: string): Promise<Samp
       null,
       stackhooks.settings.serverVersion,
     );
+    // A 1.x predicate's `authorization_header` goes with each of its payloads.
+    if (api === 'v1') headers.authorization = V1_AUTHORIZATION;
     return { body, headers, parsed: due.payload.body };
   } finally {
     await stackhooks.close();
@@ -92,7 +95,7 @@ export async function samplePayload(block: NodeBlock, url: string): Promise<Samp
 }
 
 /**
- * Register `hooks` enabled STX hooks pointing at the receiver, ingest `blocks` (each queues one
+ * Register `hooks` enabled STX hooks (or 1.x predicates) pointing at the receiver, ingest `blocks` (each queues one
  * payload per hook) with delivery stopped, then start delivery and time until every payload has
  * reached the receiver (or the stub).
  */
@@ -105,8 +108,10 @@ export async function drainStackhooks(options: {
   variant: DrainVariant;
   /** How long the receiver takes to answer each request (default 0). */
   answerAfterMs?: number;
+  /** Which API the hooks are registered through (2.0's, or 1.x's predicates). */
+  api: HookApi;
 }): Promise<DrainRun> {
-  const { blocks, hooks, concurrency, receiver, variant, answerAfterMs = 0 } = options;
+  const { blocks, hooks, concurrency, receiver, variant, answerAfterMs = 0, api } = options;
   const expected = hooks * blocks.length;
   const dataDir = await mkdtemp(join(tmpdir(), 'stackhooks-bench-deliver-'));
   const errors: string[] = [];
@@ -124,7 +129,7 @@ export async function drainStackhooks(options: {
     let start = performance.now();
     await Promise.all(
       Array.from({ length: hooks }, (_, i) =>
-        stackhooks.registry.register(OWNER, matchingDefinition(`bench ${i}`, `${receiver.origin}/hook/${i}`)),
+        registerMatching(stackhooks, api, OWNER, `bench ${i}`, `${receiver.origin}/hook/${i}`),
       ),
     );
     const registerSeconds = (performance.now() - start) / 1000;
