@@ -48,9 +48,9 @@ function v1Blocks(matches: readonly BlockMatch[], input: V1ShapeInput): V1Block[
 
 /**
  * A 1.x body as the outbox carries it. The outbox, the delivery log and the sender only store and
- * serialize a body (`serializePayload` writes any layout but the 2.0 one whole), so a 1.x body goes
- * through them unchanged; typing the queue's body as a union would make every reader of 2.0 bodies
- * narrow it, for a field only the live step writes.
+ * serialize a body (`serializePayload` and `payloadTextParts` know 1.x's layout as well as 2.0's),
+ * so a 1.x body goes through them unchanged; typing the queue's body as a union would make every
+ * reader of 2.0 bodies narrow it, for a field only the live step writes.
  */
 export function queuedV1Body(body: ChainhookV1Payload): WebhookPayload {
   return body as unknown as WebhookPayload;
