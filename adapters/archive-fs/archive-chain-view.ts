@@ -103,6 +103,11 @@ export class ArchiveChainView implements ChainView {
     return this.#tip;
   }
 
+  /** The tip, the gaps (a copy) and how many orphans are held, read at once. */
+  current(): { tip: BlockHeader | undefined; gaps: ChainGap[]; heldOrphans: number } {
+    return { tip: this.#tip, gaps: [...this.#gaps], heldOrphans: this.#held.size };
+  }
+
   async recordHeader(header: BlockHeader): Promise<void> {
     const slot = await this.slot(header.hash);
     if (slot === undefined) throw new Error(`block ${header.hash} is connected but was never stored`);

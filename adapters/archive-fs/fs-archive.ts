@@ -44,6 +44,9 @@ export type FsArchiveSettings = Required<Omit<FsArchiveOptions, 'space'>> & Pick
 
 const STORE = 'block archive';
 
+/** The chain as the last whole write left it: what the archive answers without queueing. */
+type SettledChain = Omit<ChainState, 'quarantined'> & { tip: BlockHeader | undefined; blocks: number };
+
 /** The embedded block archive: the BlockStore port plus explicit durability and shutdown. */
 export type FsArchive = BlockStore & {
   /** The canonical blocks at `from`..`to`, read as a range (the archive always can). */
@@ -63,7 +66,11 @@ export type ArchiveFiles = {
   quarantine: QuarantineFolder;
 };
 
-/** The BlockStore over an archive folder; `openFsArchive` builds it after recovering the files. */
+/**
+ * The BlockStore over an archive folder; `openFsArchive` builds it after recovering the files.
+ * Operations on the files run one at a time; the tip, the count and the chain state are answered
+ * at once, as the last whole write left them.
+ */
 export class FsBlockArchive implements FsArchive {
   readonly #files: ArchiveFiles;
   readonly #view: ArchiveChainView;
@@ -74,6 +81,7 @@ export class FsBlockArchive implements FsArchive {
   /** Just past the last record the view knows; the next checkpoint covers the log up to here. */
   #indexedEnd: LogPosition;
   #queue: Promise<unknown> = Promise.resolve();
+  #settled: SettledChain;
   #timer: NodeJS.Timeout | undefined;
   /** A failure that left the in-memory state unknown: every later call reports it; reopening recovers. */
   #failure: Error | undefined;
@@ -88,6 +96,7 @@ export class FsBlockArchive implements FsArchive {
     this.#unreadableBlocks = checkpoint.unreadableBlocks ?? 0;
     this.#lastReceivedAt = checkpoint.lastReceivedAt ?? null;
     this.#indexedEnd = checkpoint.logEnd;
+    this.#settled = this.#settle();
   }
 
   put(block: NormalizedBlock, context: PutContext = {}): Promise<ChainUpdate> {
@@ -113,7 +122,9 @@ export class FsBlockArchive implements FsArchive {
         const at = context.receivedAt ?? Date.now();
         if ((block.unreadable_transactions?.length ?? 0) > 0) this.#unreadableBlocks++;
         this.#lastReceivedAt = Math.max(this.#lastReceivedAt ?? at, at);
-        return this.#index({ header, ...appended }, at);
+        const update = await this.#index({ header, ...appended }, at);
+        this.#settled = this.#settle();
+        return update;
       });
     });
   }
@@ -134,8 +145,11 @@ export class FsBlockArchive implements FsArchive {
     return this.#serial(() => readCanonicalRange(this.#view, this.#files.log, from, to));
   }
 
+  // The tip, the count and the chain's health are answered from memory, as the last whole write
+  // left them, not queued: a backfill's range reads and a checkpoint's fsyncs hold the queue, and
+  // the status route and a scan's next step ask for them all the time.
   tip(): Promise<BlockHeader | undefined> {
-    return this.#serial(() => this.#view.tip());
+    return this.#settledRead(() => this.#settled.tip);
   }
 
   isCanonical(hash: string): Promise<boolean> {
@@ -147,7 +161,7 @@ export class FsBlockArchive implements FsArchive {
   }
 
   count(): Promise<number> {
-    return this.#serial(async () => this.#blocks);
+    return this.#settledRead(() => this.#settled.blocks);
   }
 
   quarantine(body: QuarantinedBody): Promise<void> {
@@ -158,17 +172,15 @@ export class FsBlockArchive implements FsArchive {
     );
   }
 
-  chainState(recent = 10): Promise<ChainState> {
-    return this.#serial(async () => ({
-      gaps: await this.#view.gaps(),
-      heldOrphans: await this.#view.orphanCount(),
-      unreadableBlocks: this.#unreadableBlocks,
-      lastReceivedAt: this.#lastReceivedAt,
-      quarantined: {
-        count: this.#files.quarantine.count,
-        recent: await this.#files.quarantine.recent(recent),
-      },
-    }));
+  async chainState(recent = 10): Promise<ChainState> {
+    const { tip: _tip, blocks: _blocks, ...chain } = await this.#settledRead(() => this.#settled);
+    // Each quarantined body is its own file, written whole under a temporary name: read beside a write.
+    const { quarantine } = this.#files;
+    return {
+      ...chain,
+      gaps: [...chain.gaps],
+      quarantined: { count: quarantine.count, recent: await quarantine.recent(recent) },
+    };
   }
 
   sync(): Promise<void> {
@@ -201,6 +213,7 @@ export class FsBlockArchive implements FsArchive {
           await this.#index(record, Date.now());
         });
         if (isBefore(intactEnd, this.#files.log.end())) await this.#files.log.truncate(intactEnd);
+        this.#settled = this.#settle();
         await this.#checkpoint();
       }),
     );
@@ -297,6 +310,25 @@ export class FsBlockArchive implements FsArchive {
       clearTimeout(this.#timer);
       throw this.#failure;
     }
+  }
+
+  #settle(): SettledChain {
+    const { tip, gaps, heldOrphans } = this.#view.current();
+    return {
+      tip,
+      blocks: this.#blocks,
+      gaps,
+      heldOrphans,
+      unreadableBlocks: this.#unreadableBlocks,
+      lastReceivedAt: this.#lastReceivedAt,
+    };
+  }
+
+  /** A read of the settled chain, refused as a queued call would be (closed, or failed until reopened). */
+  async #settledRead<T>(read: () => T): Promise<T> {
+    if (this.#closed) throw new Error('the block archive is closed');
+    if (this.#failure !== undefined) throw this.#failure;
+    return read();
   }
 
   /** One operation at a time: the chain model's read-modify-write steps must not interleave. */

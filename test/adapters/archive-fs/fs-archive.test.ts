@@ -165,6 +165,35 @@ describe('openFsArchive', () => {
     await archive.close();
   });
 
+  it('answers the tip, the count and the chain state without waiting for a range read queued before', async () => {
+    const blocks = minimalChain('settled', 40);
+    const archive = await openFsArchive(dir);
+    for (const block of blocks) await archive.put(block);
+    const answered: string[] = [];
+    const reading = archive.canonicalRange(1, 40).then(() => answered.push('range'));
+    const status = Promise.all([archive.tip(), archive.count(), archive.chainState()]).then(([tip, count]) => {
+      answered.push('status');
+      expect(tip).to.deep.equal(headerOfStored(blocks[39]));
+      expect(count).to.equal(40);
+    });
+    await Promise.all([reading, status]);
+    expect(answered).to.deep.equal(['status', 'range']);
+    await archive.close();
+  });
+
+  it('answers the tip as the last whole put left it while another put is under way', async () => {
+    const blocks = minimalChain('settled-put', 3);
+    const archive = await openFsArchive(dir);
+    for (const block of blocks.slice(0, 2)) await archive.put(block);
+    const putting = archive.put(blocks[2]);
+    expect(await archive.tip()).to.deep.equal(headerOfStored(blocks[1]));
+    expect(await archive.count()).to.equal(2);
+    await putting;
+    expect(await archive.tip()).to.deep.equal(headerOfStored(blocks[2]));
+    expect(await archive.count()).to.equal(3);
+    await archive.close();
+  });
+
   it('refuses every call after close', async () => {
     const archive = await openFsArchive(dir);
     await archive.close();
