@@ -391,6 +391,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   liveMatching.onResumeWanted((hook) => catchUp.want(hook));
   const backfillScans = new BackfillScans({
     ...archiveReading,
+    liveWaiting: () => liveMatching.liveWorkWaiting,
     backfills,
     timer: container.get<Timer>(TIMER),
     limits: { ...DEFAULT_BACKFILL_LIMITS, ...options.backfills },

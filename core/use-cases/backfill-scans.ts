@@ -22,7 +22,7 @@ export type BackfillLimits = {
   maxRunning: number;
   /** Payloads of one backfill handed to delivery and not yet delivered or failed; the scan waits beyond. */
   window: number;
-  /** Heights read in one step; a step holds up the live stream for that long. */
+  /** Heights read in one step at most; a step ends sooner when a chain event waits for its turn. */
   blocksPerStep: number;
   /** How often a waiting scan looks again at its payloads and the queue at other backfills. */
   pollMs: number;
@@ -53,6 +53,8 @@ export type BackfillScanContext = {
   nameCalls: (block: NormalizedBlock) => Promise<NormalizedBlock>;
   /** Run `step` with no chain event being processed meanwhile. */
   exclusive: <T>(step: () => Promise<T>) => Promise<T>;
+  /** True while a chain event waits for its turn: a step then ends after the chunk in hand. */
+  liveWaiting: () => boolean;
   limits: BackfillLimits;
 };
 
@@ -64,7 +66,8 @@ type StepResult = 'scan' | 'wait' | 'over';
 
 /**
  * Runs backfills. A scan reads the range's canonical blocks in ascending height, a step at a time
- * in turn with chain events, and queues one `{apply: [block], rollback: []}` payload per block that
+ * in turn with chain events (a step gives way after the chunk in hand once one waits, so a live
+ * block waits for one chunk, not a whole step), and queues one `{apply: [block], rollback: []}` payload per block that
  * matches, as evaluate shapes it, through the normal outbox (one hook's payloads go out in order).
  * At most `maxRunning` steps read the archive at once, shared fairly across owners (`ScanPermits`).
  * At most `window` of a backfill's payloads wait for delivery at once, so a live payload of the
@@ -275,6 +278,8 @@ export class BackfillScans implements BackfillRunner {
         );
         if (payloads.length >= room) break;
       }
+      // A live block waits behind this step: it goes next, and the scan takes its turn again after.
+      if (ctx.liveWaiting()) break;
     }
     if (payloads.length > 0) await ctx.deliveries.enqueue(payloads);
     const done = next > backfill.to_block_height;

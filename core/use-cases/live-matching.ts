@@ -60,6 +60,8 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
   /** Whether this process matches chain events (only it runs resumes, in turn with them). */
   private ingesting = false;
   private turn: Promise<unknown> = Promise.resolve();
+  /** Chain events and signer messages queued for their turn and not yet running. */
+  private liveTurnsWaiting = 0;
   private readonly expiries = new ExpirySchedule();
   /** The stream position this process last stored (it is the only one that moves it). */
   private position = 0;
@@ -139,9 +141,23 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
     return run;
   }
 
+  /** True while live work waits for its turn: a backfill step gives way after the chunk it is reading. */
+  get liveWorkWaiting(): boolean {
+    return this.liveTurnsWaiting > 0;
+  }
+
+  // A turn of live work: counted as waiting from the call until it runs.
+  private liveTurn<T>(step: () => Promise<T>): Promise<T> {
+    this.liveTurnsWaiting++;
+    return this.exclusive(() => {
+      this.liveTurnsWaiting--;
+      return step();
+    });
+  }
+
   /** Run `step` with the live 1.x predicates' hooks, in turn with chain events (signer messages match against them). */
   withLiveV1Hooks<T>(step: (hooks: StoredHook[]) => Promise<T>): Promise<T> {
-    return this.exclusive(async () => {
+    return this.liveTurn(async () => {
       this.freshen();
       await this.load();
       const hooks = [...this.v1Scopes.keys()].flatMap((uuid) => this.live.get(uuid) ?? []);
@@ -157,7 +173,7 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
 
   /** Match one chain change, queue its payloads, then record the step and the hooks it changed. */
   chainUpdated(event: ChainEvent): Promise<ChainUpdateOutcome> {
-    return this.exclusive(async () => {
+    return this.liveTurn(async () => {
       this.freshen();
       if (!this.ingesting) await this.startResumesNow();
       return this.matchEvent(event);

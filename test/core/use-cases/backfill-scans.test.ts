@@ -1,8 +1,12 @@
+import { rm } from 'node:fs/promises';
 import { expect } from 'chai';
+import { openFsArchive } from '../../../adapters/archive-fs/index.js';
+import type { BlockStore } from '../../../core/ports/block-store.js';
 import type { WebhookRequest, WebhookSender } from '../../../core/ports/webhook-sender.js';
 import { startBackfillStack, type BackfillStack } from '../../support/backfill-stack.js';
 import { ChainBuilder, TEST_KEYS, addressOf, stxTransfer } from '../../support/block-builder.js';
 import { sampleDefinition } from '../../support/definitions.js';
+import { makeTempDir } from '../../support/temp-dir.js';
 
 /** A receiver that holds each request until the test lets it go. */
 function heldReceiver(): {
@@ -170,5 +174,58 @@ describe('BackfillScans', function () {
         uuid: '4ad7a2e1-9d3c-4f0b-8a51-0c2b3e6f7a10',
         is_streaming_blocks: false,
       });
+  });
+});
+
+describe('BackfillScans beside live work', function () {
+  this.timeout(60_000);
+
+  it('gives a chain event waiting for its turn the next turn after the chunk in hand, then scans on', async () => {
+    const dir = await makeTempDir();
+    const archive = await openFsArchive(dir);
+    const reads: string[] = [];
+    let onRead: (() => void) | undefined;
+    // The archive, with each range read noted (and, once armed, live work queued at the first).
+    const blocks = new Proxy(archive, {
+      get(target, property) {
+        if (property === 'canonicalRange') {
+          return (from: number, to: number) => {
+            reads.push(`range ${from}`);
+            onRead?.();
+            onRead = undefined;
+            return target.canonicalRange(from, to);
+          };
+        }
+        const value = Reflect.get(target, property, target) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    }) as BlockStore;
+    const s = await startBackfillStack({ adapters: { blocks } });
+    try {
+      const chain = new ChainBuilder({ label: 'backfill-gives-way' });
+      for (let height = 1; height <= 100; height++) await s.stackhooks.ingest.ingestNodeBlock(chain.next());
+      const hook = await s.stackhooks.registry.register(
+        s.owner,
+        sampleDefinition({
+          filters: { events: [{ type: 'ft_transfer', asset_identifier: 'SP000000000000000000002Q6VF78.none::none' }] },
+          options: { enable_on_registration: false },
+        }),
+      );
+      onRead = () =>
+        void s.stackhooks.liveMatching.withLiveV1Hooks(async () => {
+          reads.push('live');
+        });
+      const { id } = await s.stackhooks.backfills.request(s.owner, hook.uuid, {
+        from_block_height: 1,
+        to_block_height: 100,
+      });
+      expect(await s.finished(hook.uuid, id)).to.include({ state: 'done', blocks_scanned: 100 });
+      expect(reads.filter((read) => read.startsWith('range')).length).to.be.greaterThan(2);
+      expect(reads.indexOf('live')).to.equal(1);
+    } finally {
+      await s.stop();
+      await archive.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -99,6 +99,20 @@ describe('LiveMatching', () => {
     expect(s.queue.all().map((p) => p.apply[0].index)).to.deep.equal([1]);
   });
 
+  it('tells that a chain event waits for its turn behind another step, until its turn comes', async () => {
+    const { next } = await busyChain();
+    const live = s.stackhooks.liveMatching;
+    let release: () => void = () => undefined;
+    const holding = live.exclusive(() => new Promise<void>((resolve) => (release = resolve)));
+    expect(live.liveWorkWaiting).to.equal(false);
+    const ingesting = s.ingest(next());
+    while (!live.liveWorkWaiting) await new Promise((resolve) => setTimeout(resolve, 1));
+    release();
+    await holding;
+    await ingesting;
+    expect(live.liveWorkWaiting).to.equal(false);
+  });
+
   it('makes the first live block move an enabled hook from new to streaming and counts it', async () => {
     const { next } = await busyChain();
     const hook = await s.register({ options: { enable_on_registration: true } });
