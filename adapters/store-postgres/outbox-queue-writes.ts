@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
-import { serializePayload } from '../../core/payload/index.js';
+import { bodyFieldsJson, cutBodies, writeBlockTexts, type CutBodies } from './outbox-block-texts.js';
 import { refsOf } from './outbox-rows.js';
 import type { SentBlocks } from './outbox-sent-blocks.js';
 
@@ -39,18 +39,24 @@ export async function insertPayloads(
 ): Promise<number> {
   const fresh = firstOfEach(payloads, (p) => p.id);
   if (fresh.length === 0) return 0;
+  // Cut before the lock: the serializing is the enqueue's own work, not something to wait on.
+  const cut = cutBodies(fresh);
   await lockEnqueues(client);
-  // Enough values for every payload and every sent-block change; unused ones are just gaps.
-  const seqs = await takeSeqs(client, fresh.length + sent.changesOf(fresh).length);
+  const changes = sent.changesOf(fresh).length;
+  // Enough values for every payload, every sent-block change and every block text; unused ones are just gaps.
+  const seqs = await takeSeqs(client, fresh.length + changes + cut.texts.length);
+  const textIds = seqs.slice(fresh.length + changes);
+  await writeBlockTexts(client, cut.texts, textIds);
   const { rows } = await client.query<{ id: string }>(
     `INSERT INTO outbox_payloads (id, hook_uuid, owner, url, kind, seq, queue_seq, apply_refs,
-       rollback_refs, body, created_at, state, next_attempt_at)
-     SELECT id, hook, owner, url, kind, seq, seq, apply::jsonb, rb::jsonb, body::text, created, 'pending', created
+       rollback_refs, body, body_parts, body_blocks, block_batch, created_at, state, next_attempt_at)
+     SELECT id, hook, owner, url, kind, seq, seq, apply::jsonb, rb::jsonb, coalesce(head, body::text), parts,
+       blocks, batch, created, 'pending', created
      FROM json_to_recordset($1::json)
        AS t(id text, hook text, owner text, url text, kind text, seq bigint, apply json, rb json, body json,
-            created bigint)
+            head text, parts text[], blocks bigint[], batch bigint, created bigint)
      ON CONFLICT (id) DO NOTHING RETURNING id`,
-    [payloadRowsJson(fresh, seqs)],
+    [payloadRowsJson(fresh, seqs, cut, textIds)],
   );
   const inserted = new Set(rows.map((r) => r.id));
   const added = fresh.filter((p) => inserted.has(p.id));
@@ -60,17 +66,22 @@ export async function insertPayloads(
     firstOfEach(added, (p) => p.hook_uuid),
     seqOf,
   );
-  await sent.write(client, sent.changesOf(added), seqs.slice(fresh.length));
+  await sent.write(client, sent.changesOf(added), seqs.slice(fresh.length, fresh.length + changes));
   return added.length;
 }
 
 /**
- * The payloads as one JSON array of rows, the bodies placed in it as their own text. A `json` value
- * keeps its text as written, so each body is stored exactly as serialized, and is never escaped
- * on the way (a `text[]` parameter escapes every quote of every body, which cost about a second
- * per thousand payloads).
+ * The payloads as one JSON array of rows, each body whole or in pieces around the block texts
+ * stored once (`bodyFieldsJson`). A `json` value keeps its text as written, so a whole body is
+ * stored exactly as serialized, and is never escaped on the way (a `text[]` parameter escapes every
+ * quote of every body, which cost about a second per thousand payloads).
  */
-function payloadRowsJson(payloads: readonly OutgoingPayload[], seqs: readonly number[]): string {
+function payloadRowsJson(
+  payloads: readonly OutgoingPayload[],
+  seqs: readonly number[],
+  cut: CutBodies,
+  textIds: readonly number[],
+): string {
   let text = '[';
   for (let i = 0; i < payloads.length; i++) {
     const p = payloads[i];
@@ -79,7 +90,7 @@ function payloadRowsJson(payloads: readonly OutgoingPayload[], seqs: readonly nu
     text +=
       `{"id":${JSON.stringify(p.id)},"hook":${JSON.stringify(p.hook_uuid)},"owner":${JSON.stringify(p.owner)},` +
       `"url":${JSON.stringify(p.url)},"kind":${JSON.stringify(p.kind)},"seq":${seqs[i]},` +
-      `"apply":${refs.apply},"rb":${refs.rollback},"created":${p.created_at},"body":${serializePayload(p.body)}}`;
+      `"apply":${refs.apply},"rb":${refs.rollback},"created":${p.created_at},${bodyFieldsJson(cut.bodies[i], textIds)}}`;
   }
   return `${text}]`;
 }

@@ -11,6 +11,7 @@ import type {
 } from '../../core/ports/delivery-queue.js';
 import type { Database } from './database.js';
 import { PgBodyGoneError } from './outbox-body-gone-error.js';
+import { forgetUnreferencedTexts } from './outbox-block-texts.js';
 import { insertPayloads, lockEnqueues, refreshHead, takeSeqs } from './outbox-queue-writes.js';
 import {
   RECORD_COLUMNS,
@@ -259,7 +260,10 @@ export class PgOutbox implements DeliveryQueue {
     return { pending: Number(pending), oldestHeadCreatedAt: oldest === null ? undefined : Number(oldest) };
   }
 
-  /** Forget settled payloads created before `before`, then let go of bodies delivered longer than the grace period ago. */
+  /**
+   * Forget settled payloads created before `before`, then let go of bodies delivered longer than the
+   * grace period ago, and of the block texts no payload refers to any more.
+   */
   async prune(before: number): Promise<number> {
     const forgotten = await this.db.pool.query(
       `DELETE FROM outbox_payloads WHERE state <> 'pending' AND created_at < $1`,
@@ -267,9 +271,11 @@ export class PgOutbox implements DeliveryQueue {
     );
     // The wall clock, not the callers': processes share this log, each with its own notion of now.
     await this.db.pool.query(
-      `UPDATE outbox_payloads SET body = NULL WHERE state = 'delivered' AND body IS NOT NULL AND delivered_at < $1`,
+      `UPDATE outbox_payloads SET body = NULL, body_parts = NULL, body_blocks = NULL, block_batch = NULL
+       WHERE state = 'delivered' AND body IS NOT NULL AND delivered_at < $1`,
       [Date.now() - this.keepDeliveredBodiesMs],
     );
+    await forgetUnreferencedTexts(this.db.pool);
     return forgotten.rowCount ?? 0;
   }
 
@@ -306,7 +312,7 @@ function distinctRuns(reports: readonly AttemptReport[]): AttemptReport[][] {
   return runs;
 }
 
-/** Open the outbox on a migrated database (migrations 005, 006 and 008). */
+/** Open the outbox on a migrated database (migrations 005, 006, 008 and 017). */
 export function openPgOutbox(db: Database, options?: PgOutboxOptions): PgOutbox {
   return new PgOutbox(db, options);
 }
