@@ -1,8 +1,9 @@
-import { open, readFile, rename, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import type { DiskSpaceReport } from '../../core/storage/write-failure.js';
 import { CoalescedWrites } from './coalesced-writes.js';
-import { syncFolderOf, writeWhole } from './durable-json-file.js';
-import { readJournal, type JournalEntry } from './journal-entry.js';
+import { writeWhole } from './durable-json-file.js';
+import { parseEntry, type JournalEntry } from './journal-entry.js';
+import { openLineFile, replaceLineFile } from './line-file.js';
 
 /** The change journal's name inside the data folder, beside the main file. */
 export const CHANGE_JOURNAL_FILE_NAME = 'stackhooks-journal.ndjson';
@@ -60,26 +61,7 @@ export class ChangeJournal {
     folded: number,
     space?: DiskSpaceReport,
   ): Promise<{ journal: ChangeJournal; entries: JournalEntry[] }> {
-    const bytes = await readFile(path).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') return Buffer.alloc(0);
-      throw err;
-    });
-    let read;
-    try {
-      read = readJournal(bytes);
-    } catch (err) {
-      throw new Error(
-        `the change journal ${path} is damaged (${(err as Error).message}); it was left untouched: ` +
-          'repair it or move it away to start from the main file alone',
-        { cause: err },
-      );
-    }
-    const handle = await open(path, 'a', 0o600);
-    if (read.wholeBytes < bytes.length) {
-      // The tail was never acknowledged; cut it so later appends start on a line of their own.
-      await handle.truncate(read.wholeBytes);
-      await handle.sync();
-    }
+    const { handle, ...read } = await openLineFile(path, parseEntry, 'the change journal');
     const entries = read.entries.filter((entry) => entry.seq > folded);
     const seq = read.entries.reduce((last, entry) => Math.max(last, entry.seq), folded);
     const kept = entries.map((entry) => ({ seq: entry.seq, text: `${JSON.stringify(entry)}\n` }));
@@ -179,32 +161,20 @@ export class ChangeJournal {
   async #writeAnew(lines: Line[]): Promise<void> {
     const kept = [...this.#kept.filter((line) => line.seq > this.#folded), ...lines];
     const bytes = Buffer.from(kept.map((line) => line.text).join(''));
-    const temporary = `${this.path}.tmp`;
-    const handle = await open(temporary, 'w', 0o600);
-    try {
-      await writeWhole(handle, bytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, this.path);
-    await syncFolderOf(this.path);
-    const appending = await open(this.path, 'a', 0o600);
-    await this.#handle.close().catch(() => undefined);
-    this.#handle = appending;
+    this.#handle = await replaceLineFile(this.path, bytes, this.#handle);
     this.#kept = kept;
     this.#size = bytes.length;
     this.#bytes = lengthOf(kept) + lengthOf(this.#pending);
   }
 }
 
-/** The journal's file was removed under the process: appends to it would be lost. */
-class JournalRemovedError extends Error {
+/** A journal's file was removed under the process: appends to it would be lost. */
+export class JournalRemovedError extends Error {
   readonly code = 'ENOENT';
   readonly syscall = 'write';
 
   constructor(readonly path: string) {
-    super(`ENOENT: the change journal ${path} was removed`);
+    super(`ENOENT: the journal ${path} was removed`);
   }
 }
 

@@ -109,7 +109,7 @@ export class LowdbHookRepository implements HookRepository {
 
   /**
    * Move the live stream by `step` and store what `change` makes of the named hooks (unknown uuids
-   * are skipped), in one atomic step that writes only the store's small live stream file.
+   * are skipped), in one atomic step that appends only what it wrote to the store's live log.
    */
   async recordLiveStep(
     step: LiveStep,
@@ -118,13 +118,16 @@ export class LowdbHookRepository implements HookRepository {
   ): Promise<StoredHook[]> {
     return this.file.changeLive((state) => {
       const updated: StoredHook[] = [];
+      const definitions = new Set<string>();
       for (const uuid of new Set(uuids)) {
         const current = state.hooks.get(uuid);
         if (!current) continue;
         const { hooks, liveStream } = this.file.state;
         const result = change(withLiveProgress(liveStepCopy(current), hooks.baseOf(uuid), liveStream));
-        if (result !== undefined)
-          updated.push(liveStepCopy(sameIdentity(current, result), current.definition));
+        if (result === undefined) continue;
+        const next = liveStepCopy(sameIdentity(current, result), current.definition);
+        if (next.definition !== current.definition) definitions.add(uuid);
+        updated.push(next);
       }
       state.liveStream = advanceProgress(state.liveStream, step);
       for (const hook of updated) state.hooks.replace(hook, state.liveStream.evaluated);
@@ -132,6 +135,7 @@ export class LowdbHookRepository implements HookRepository {
       return {
         result: updated.map((hook) => liveStepCopy(hook)),
         hooks: changed ? updated.map((hook) => hook.uuid) : undefined,
+        definitions,
       };
     });
   }

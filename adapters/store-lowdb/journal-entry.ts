@@ -71,8 +71,8 @@ export function applyEntry(state: StoreState, entry: JournalEntry): void {
 }
 
 /** A journal's text split into the entries it holds, and how much of it is whole. */
-export type ReadJournal = {
-  entries: JournalEntry[];
+export type ReadJournal<E = JournalEntry> = {
+  entries: E[];
   /** Bytes of whole entries from the start; anything after is a torn tail. */
   wholeBytes: number;
 };
@@ -83,14 +83,17 @@ export type ReadJournal = {
  * (a file system may show zeros where an append had not reached the disk). Those are left out.
  * A line that does not parse followed by one that does cannot come from a crash; that is refused.
  */
-export function readJournal(bytes: Buffer): ReadJournal {
-  const entries: JournalEntry[] = [];
+export function readJournal<E = JournalEntry>(
+  bytes: Buffer,
+  parse: (line: Buffer) => E | undefined = parseEntry as (line: Buffer) => E | undefined,
+): ReadJournal<E> {
+  const entries: E[] = [];
   let start = 0;
   let tornAt: number | undefined;
   while (start < bytes.length) {
     const end = bytes.indexOf(0x0a, start);
     const line = bytes.subarray(start, end === -1 ? bytes.length : end);
-    const entry = end === -1 ? undefined : parseEntry(line);
+    const entry = end === -1 ? undefined : parse(line);
     if (entry === undefined) tornAt ??= start;
     else if (tornAt !== undefined) {
       throw new Error(`an unreadable entry at byte ${tornAt} is followed by readable ones`);
@@ -101,7 +104,8 @@ export function readJournal(bytes: Buffer): ReadJournal {
   return { entries, wholeBytes: tornAt ?? bytes.length };
 }
 
-function parseEntry(line: Buffer): JournalEntry | undefined {
+/** A change journal line read back, or undefined when it is not one (a torn tail). */
+export function parseEntry(line: Buffer): JournalEntry | undefined {
   try {
     const entry = JSON.parse(line.toString('utf8')) as JournalEntry;
     return Number.isSafeInteger(entry?.seq) && Number.isSafeInteger(entry.live) ? entry : undefined;

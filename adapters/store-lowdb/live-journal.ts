@@ -1,8 +1,12 @@
 import type { LiveProgress } from '../../core/hooks/live-progress.js';
 import type { StoredHook } from '../../core/hooks/record.js';
+import { snapshotLine } from './live-log-line.js';
 import { hookShapeProblem, isLiveProgress, type StoreState } from './store-document.js';
 
-/** The side file's name inside the data folder, beside the main file. */
+/**
+ * The side file's name inside the data folder, beside the main file: where versions before the
+ * live log (`LIVE_LOG_FILE_NAME`) wrote live steps, read at open and then removed.
+ */
 export const LIVE_JOURNAL_FILE_NAME = 'stackhooks-live.json';
 
 /** One hook a live step changed, whole, with its stream position and the number of that step. */
@@ -18,10 +22,11 @@ export type LiveJournalDocument = {
 };
 
 /**
- * What the live steps changed since the main file last took them in: the stream's progress and the
- * hooks they wrote (payloads, expiries). A block writes this small side file instead of the main
- * file with every hook; a main-file write takes everything in and records the last step number it
- * holds, so at open only the side file's later steps are replayed over it.
+ * What the live steps changed since the main file last took them in: the number of the last step,
+ * and the hooks they wrote (payloads, expiries), each with the step that wrote it last. A block
+ * appends to the live log instead of writing the main file with every hook; a main-file write takes
+ * everything in and records the last step number it holds, so at open only the log's later steps
+ * are replayed over it.
  */
 export class LiveJournal {
   #seq: number;
@@ -54,19 +59,20 @@ export class LiveJournal {
     for (const [uuid, step] of this.#changed) if (step <= seq) this.#changed.delete(uuid);
   }
 
-  /** The side file for this state: hooks deleted since are left out. */
-  toDocument(state: StoreState): LiveJournalDocument {
-    const hooks: JournalEntry[] = [];
-    for (const [uuid, seq] of this.#changed) {
-      const hook = state.hooks.get(uuid);
-      if (hook) hooks.push({ seq, base: state.hooks.baseOf(uuid), hook });
-    }
-    return { version: 1, seq: this.#seq, live_stream: state.liveStream, hooks };
+  /** Take in the steps a replayed live log holds: their last number, and the hooks they wrote. */
+  replayed(seq: number, changed: ReadonlyMap<string, number>): void {
+    this.#seq = Math.max(this.#seq, seq);
+    for (const [uuid, step] of changed) this.#changed.set(uuid, step);
+  }
+
+  /** The live log line that stands for every step so far: hooks deleted since are left out. */
+  snapshot(state: StoreState): string {
+    return snapshotLine(state, this.#seq, this.#changed);
   }
 }
 
 /**
- * Replay a side file read at open over the state of a main file that holds every live step up to
+ * Replay a side file (of a version before the live log) read at open over the state of a main file that holds every live step up to
  * `mainSeq`, and return the journal to go on with. A side file of the wrong shape is refused, never
  * repaired, like the main file; entries for hooks the state does not hold are skipped (their insert
  * was never acknowledged, or a later change removed them), and so are entries for hooks a change

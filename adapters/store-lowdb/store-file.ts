@@ -1,13 +1,15 @@
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { chmod, mkdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import type { DiskSpaceReport } from '../../core/storage/write-failure.js';
 import { CHANGE_JOURNAL_FILE_NAME, ChangeJournal } from './change-journal.js';
 import { CoalescedWrites } from './coalesced-writes.js';
-import { DurableJsonFile } from './durable-json-file.js';
+import { DurableJsonFile, syncFolderOf } from './durable-json-file.js';
 import { applyEntry, entryOf, forgetTouched, type JournalEntry } from './journal-entry.js';
 import type { LiveJournal } from './live-journal.js';
 import { LIVE_JOURNAL_FILE_NAME, replayJournal, type LiveJournalDocument } from './live-journal.js';
+import { LIVE_LOG_FILE_NAME, LiveLog } from './live-log.js';
+import { replayLiveLines, stepLine } from './live-log-line.js';
 import { emptyDocument, toStoreSnapshot, toStoreState } from './store-document.js';
 import type { StoreDocument, StoreSnapshot, StoreState } from './store-document.js';
 
@@ -20,8 +22,15 @@ export const STORE_FILE = Symbol.for('stackhooks.lowdb.StoreFile');
 /** What a change reports: its result for the caller, and whether it touched the state (else no write). */
 export type ChangeOutcome<T> = { result: T; changed: boolean };
 
-/** What a live step reports: its result, and the hooks it wrote (undefined when it changed nothing). */
-export type LiveChangeOutcome<T> = { result: T; hooks: readonly string[] | undefined };
+/**
+ * What a live step reports: its result, the hooks it wrote (undefined when it changed nothing), and
+ * those whose definition it changed (a step changes status and delivery state, as a rule).
+ */
+export type LiveChangeOutcome<T> = {
+  result: T;
+  hooks: readonly string[] | undefined;
+  definitions?: ReadonlySet<string>;
+};
 
 /** How to open the store file. */
 export type StoreFileOptions = {
@@ -29,6 +38,8 @@ export type StoreFileOptions = {
   space?: DiskSpaceReport;
   /** Bytes the change journal may reach before a compaction, at least (default 4 MiB). */
   compactAfterBytes?: number;
+  /** Bytes the live log may grow by before it is rewritten as one snapshot line, at least (default 4 MiB). */
+  liveLogRewriteBytes?: number;
 };
 
 /** Hooks the side file may hold before the main file takes them in: at least this many... */
@@ -46,14 +57,15 @@ const CHANGES_FOLD_SHARE = 1 / 4;
  * interleave, and a change's promise settles once a file that holds it is on disk:
  * - hook and account changes append a line to the change journal (`ChangeJournal`), so a
  *   registration costs its own size, not the store's;
- * - live steps write the small live stream side file (the progress and the hooks they changed).
+ * - live steps append a line to the live log (`LiveLog`): the progress, and the status and delivery
+ *   state of the hooks they wrote.
  * The main file takes both in when a journal has grown (compaction), serialized in slices between
  * turns of the event loop, and when the store closes; at open the journals' later entries are
  * replayed over it.
  */
 export class StoreFile {
   readonly #main: CoalescedWrites;
-  readonly #side: CoalescedWrites;
+  readonly #liveLog: LiveLog;
   readonly #live: LiveJournal;
   readonly #changes: ChangeJournal;
   /** The main file's size after its last write, which sets how far the change journal may grow. */
@@ -73,17 +85,17 @@ export class StoreFile {
       main: DurableJsonFile<StoreSnapshot>;
       mainBytes: number;
       mainHolds: { live: number; changes: number };
-      side: Low<LiveJournalDocument | null>;
-      sidePath: string;
+      liveLog: LiveLog;
       live: LiveJournal;
       changes: ChangeJournal;
     },
     options: StoreFileOptions,
   ) {
     const { space } = options;
-    const { main, side, live, changes } = files;
+    const { main, liveLog, live, changes } = files;
     this.#compactAfterBytes = options.compactAfterBytes ?? CHANGES_MIN_FOLD_BYTES;
     this.#live = live;
+    this.#liveLog = liveLog;
     this.#changes = changes;
     this.#mainBytes = files.mainBytes;
     this.#mainHolds = files.mainHolds;
@@ -104,14 +116,6 @@ export class StoreFile {
       path,
       space,
     );
-    this.#side = new CoalescedWrites(
-      () => {
-        side.data = live.toDocument(state);
-        return side.write();
-      },
-      files.sidePath,
-      space,
-    );
   }
 
   /** How many change journal appends have finished; far fewer than changes when appends coalesce. */
@@ -127,9 +131,10 @@ export class StoreFile {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const path = join(dataDir, STORE_FILE_NAME);
     const sidePath = join(dataDir, LIVE_JOURNAL_FILE_NAME);
+    const logPath = join(dataDir, LIVE_LOG_FILE_NAME);
     const changesPath = join(dataDir, CHANGE_JOURNAL_FILE_NAME);
     // Files written by an earlier version may be readable by others; every write makes them 0600.
-    for (const file of [path, sidePath, changesPath]) await keepPrivate(file);
+    for (const file of [path, sidePath, logPath, changesPath]) await keepPrivate(file);
     const main = new DurableJsonFile<StoreSnapshot>(path);
     const low = new Low<StoreDocument>(new DurableJsonFile<StoreDocument>(path), emptyDocument());
     await readOrRefuse(low, path);
@@ -139,15 +144,32 @@ export class StoreFile {
       low.data.journal_seq ?? 0,
       options.space,
     );
+    let liveLog: LiveLog | undefined;
     try {
       const writtenAfter = replayChanges(state, entries, changesPath);
+      const mainSeq = low.data.live_seq ?? 0;
       const side = new Low<LiveJournalDocument | null>(
         new DurableJsonFile<LiveJournalDocument | null>(sidePath),
         null,
       );
       await readOrRefuse(side, sidePath);
-      const live = replayJournal(state, low.data.live_seq ?? 0, side.data, sidePath, writtenAfter);
+      const live = replayJournal(state, mainSeq, side.data, sidePath, writtenAfter);
+      const opened = await LiveLog.open(logPath, () => live.snapshot(state), options);
+      liveLog = opened.log;
+      const logged = replayLiveLines(state, mainSeq, opened.lines, logPath, writtenAfter);
+      live.replayed(
+        opened.lines.reduce((last, line) => Math.max(last, line.seq), mainSeq),
+        logged,
+      );
       forgetTouched(state);
+      // A side file an earlier version wrote: its steps go into the live log, then it goes.
+      if (side.data !== null) await liveLog.rewrite();
+      await unlink(sidePath).then(
+        () => syncFolderOf(sidePath),
+        (err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOENT') throw err;
+        },
+      );
       // The store of record exists from the first open on, so every reader finds a lowdb document.
       let mainHolds = { live: low.data.live_seq ?? 0, changes: low.data.journal_seq ?? 0 };
       const mainBytes = await stat(path).then(
@@ -158,10 +180,11 @@ export class StoreFile {
           return (await stat(path)).size;
         },
       );
-      const files = { main, mainBytes, mainHolds, side, sidePath, live, changes };
+      const files = { main, mainBytes, mainHolds, liveLog, live, changes };
       return new StoreFile(path, state, files, options);
     } catch (err) {
       await changes.close().catch(() => undefined);
+      await liveLog?.close().catch(() => undefined);
       throw err;
     }
   }
@@ -192,27 +215,29 @@ export class StoreFile {
   }
 
   /**
-   * A live step: like `change`, but on disk once the side file holds the progress and the hooks
-   * `apply` names as written; the main file takes them in later.
+   * A live step: like `change`, but on disk once the live log holds the progress and what the step
+   * wrote of the hooks `apply` names; the main file takes them in later.
    */
   async changeLive<T>(apply: (state: StoreState) => LiveChangeOutcome<T>): Promise<T> {
     if (this.#closed) throw new Error(`the store ${this.path} is closed`);
-    if (this.#side.failing) await this.#side.flush();
-    const { result, hooks } = apply(this.state);
-    // The side file carries these hooks; the change journal must not take them for a change's.
+    if (this.#liveLog.failing) await this.#liveLog.flush();
+    const { result, hooks, definitions = new Set<string>() } = apply(this.state);
+    // The live log carries these hooks; the change journal must not take them for a change's.
     forgetTouched(this.state);
     if (hooks === undefined) return result;
     this.#live.record(hooks);
+    // Serialized now: the objects are the state's, and a later change replaces them.
+    const written = this.#liveLog.append(stepLine(this.state, this.#live.seq, hooks, definitions));
     if (this.#live.size > Math.max(JOURNAL_MIN_FOLD, this.state.hooks.size * JOURNAL_FOLD_SHARE)) {
       this.#compact();
     }
-    await this.#side.persist();
+    await written;
     return result;
   }
 
   /** Resolve once every change applied so far is on disk; rejects when a write fails. */
   async flush(): Promise<void> {
-    await this.#side.flush();
+    await this.#liveLog.flush();
     await this.#changes.flush();
     await this.#main.flush();
     await this.#changes.flush();
@@ -229,7 +254,11 @@ export class StoreFile {
       const holds = this.#mainHolds;
       if (holds.live < this.#live.seq || holds.changes < this.#changes.seq) await this.#main.persist();
     } finally {
-      await this.#changes.close();
+      try {
+        await this.#changes.close();
+      } finally {
+        await this.#liveLog.close();
+      }
     }
   }
 

@@ -4,6 +4,7 @@ import {
   CHANGE_JOURNAL_FILE_NAME,
   openLowdbStore,
   type LowdbStore,
+  type StoreFileOptions,
 } from '../../../adapters/store-lowdb/index.js';
 import type { StoredHook } from '../../../core/hooks/record.js';
 import { makeTempDir } from '../../support/temp-dir.js';
@@ -29,10 +30,17 @@ export class CrashImages {
 
   /** The folder as a crash leaves it in the middle of appending an insert of `hook`, opened. */
   async crashWritingInsert(hook: StoredHook): Promise<LowdbStore> {
-    const dir = await this.#copy();
     const line = JSON.stringify({ seq: Number.MAX_SAFE_INTEGER, live: 0, hooks: [{ hook, base: 0 }] });
-    await appendFile(join(dir, CHANGE_JOURNAL_FILE_NAME), line.slice(0, line.length >> 1));
-    return this.#open(dir);
+    return this.crashEdited((dir) =>
+      appendFile(join(dir, CHANGE_JOURNAL_FILE_NAME), line.slice(0, line.length >> 1)),
+    );
+  }
+
+  /** The folder as a crash now leaves it, with `edit` made to the copy (say, a torn append), opened. */
+  async crashEdited(edit: (dir: string) => Promise<void>, options?: StoreFileOptions): Promise<LowdbStore> {
+    const dir = await this.#copy();
+    await edit(dir);
+    return this.#open(dir, options);
   }
 
   /** Close every image's store and remove its folder. */
@@ -54,8 +62,12 @@ export class CrashImages {
     return dir;
   }
 
-  async #open(dir: string): Promise<LowdbStore> {
-    const store = await openLowdbStore(dir);
+  async #open(dir: string, options?: StoreFileOptions): Promise<LowdbStore> {
+    const store = await openLowdbStore(dir, options).catch(async (err: unknown) => {
+      // An image the store refused is removed all the same.
+      await rm(dir, { recursive: true, force: true });
+      throw err;
+    });
     this.#opened.push({ dir, store });
     this.#latest = dir;
     return store;

@@ -1,7 +1,7 @@
 import { chmod, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { LIVE_JOURNAL_FILE_NAME } from '../../../adapters/store-lowdb/live-journal.js';
+import { LIVE_LOG_FILE_NAME } from '../../../adapters/store-lowdb/live-log.js';
 import { openLowdbStore, STORE_FILE_NAME } from '../../../adapters/store-lowdb/index.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 
@@ -24,13 +24,13 @@ describe('StoreFile file modes', () => {
   });
 
   it('makes store files an earlier version left readable by others 0600 when it opens', async () => {
-    for (const name of [STORE_FILE_NAME, LIVE_JOURNAL_FILE_NAME]) {
+    for (const name of [STORE_FILE_NAME, LIVE_LOG_FILE_NAME]) {
       await writeFile(join(base, name), 'null');
       await chmod(join(base, name), 0o644);
     }
     const store = await openLowdbStore(base);
     await store.close();
     expect(await modeOf(join(base, STORE_FILE_NAME))).to.equal(0o600);
-    expect(await modeOf(join(base, LIVE_JOURNAL_FILE_NAME))).to.equal(0o600);
+    expect(await modeOf(join(base, LIVE_LOG_FILE_NAME))).to.equal(0o600);
   });
 });

@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { appendFile, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { openLowdbStore, STORE_FILE_NAME, type LowdbStore } from '../../../adapters/store-lowdb/index.js';
+import { LIVE_JOURNAL_FILE_NAME } from '../../../adapters/store-lowdb/live-journal.js';
+import { LIVE_LOG_FILE_NAME } from '../../../adapters/store-lowdb/live-log.js';
+import type { StoreDocument } from '../../../adapters/store-lowdb/store-document.js';
+import { countLiveStep, createHook } from '../../../core/hooks/lifecycle.js';
+import type { StoredHook } from '../../../core/hooks/record.js';
+import { sampleDefinition } from '../../support/definitions.js';
+import { makeTempDir } from '../../support/temp-dir.js';
+import { CrashImages } from './crash-image.js';
+
+let created = 1_700_000_000_000;
+
+/** An enabled hook of alice's. */
+function liveHook(): StoredHook {
+  const definition = sampleDefinition({
+    name: `live log ${created}`,
+    options: { enable_on_registration: true },
+  }) as StoredHook['definition'];
+  return createHook('alice', randomUUID(), definition, created++);
+}
+
+/** A live step of one block at `height` that gave each named hook a payload. */
+async function stepAt(store: LowdbStore, height: number, hooks: readonly StoredHook[]): Promise<void> {
+  await store.hooks.recordLiveStep(
+    { blocks: 1, height, at: height * 10 },
+    hooks.map((h) => h.uuid),
+    (hook) => countLiveStep(hook, [height], height, height * 10_000),
+  );
+}
+
+const occurrences = async (store: LowdbStore, hook: StoredHook) =>
+  (await store.hooks.get('alice', hook.uuid))!.status.occurrence_count;
+
+describe('lowdb live log', () => {
+  let dir: string;
+  let store: LowdbStore;
+  let crashes: CrashImages;
+  const logPath = () => join(dir, LIVE_LOG_FILE_NAME);
+  const logLines = async () => (await readFile(logPath(), 'utf8')).split('\n').slice(0, -1);
+
+  beforeEach(async () => {
+    dir = await makeTempDir('stackhooks-live-log-');
+    store = await openLowdbStore(dir);
+    crashes = new CrashImages(dir);
+  });
+  afterEach(async () => {
+    await crashes.cleanup();
+    await store.close().catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('appends one line per live step with the status of the hooks it wrote, not their definitions', async () => {
+    const [hook, other] = [liveHook(), liveHook()];
+    await store.hooks.insert(hook, 10);
+    await store.hooks.insert(other, 10);
+    const main = await readFile(join(dir, STORE_FILE_NAME), 'utf8');
+    await stepAt(store, 1, [hook]);
+    await stepAt(store, 2, [hook, other]);
+    const lines = await logLines();
+    expect(lines).to.have.length(2);
+    expect(lines[1]).to.include(other.uuid).and.include('"occurrence_count":1');
+    for (const line of lines) expect(line).to.not.include(hook.definition.name);
+    expect(await readFile(join(dir, STORE_FILE_NAME), 'utf8')).to.equal(main);
+  });
+
+  it('keeps every acknowledged live step across a crash, a later step over an earlier one', async () => {
+    const [hook, other] = [liveHook(), liveHook()];
+    await store.hooks.insert(hook, 10);
+    await store.hooks.insert(other, 10);
+    await stepAt(store, 1, [hook, other]);
+    await stepAt(store, 2, [hook]);
+    await stepAt(store, 3, []);
+    const crashed = await crashes.crash();
+    expect(await crashed.hooks.liveProgress()).to.deep.equal({ evaluated: 3, last_height: 3, last_at: 30 });
+    expect((await crashed.hooks.get('alice', hook.uuid))!.status).to.include({
+      occurrence_count: 2,
+      last_occurrence_block_height: 2,
+      evaluated_block_count: 3,
+    });
+    expect(await occurrences(crashed, other)).to.equal(1);
+    // It goes on from there, and a second crash keeps the steps of both runs.
+    await stepAt(crashed, 4, [other]);
+    const again = await crashes.crash();
+    expect(await occurrences(again, other)).to.equal(2);
+  });
+
+  it('cuts off a torn last line at open, keeping the steps before it, and appends after them', async () => {
+    const hook = liveHook();
+    await store.hooks.insert(hook, 10);
+    await stepAt(store, 1, [hook]);
+    const [line] = await logLines();
+    const crashed = await crashes.crashEdited((copy) =>
+      appendFile(join(copy, LIVE_LOG_FILE_NAME), line.slice(0, line.length >> 1)),
+    );
+    expect(await occurrences(crashed, hook)).to.equal(1);
+    await stepAt(crashed, 2, [hook]);
+    expect(await occurrences(await crashes.crash(), hook)).to.equal(2);
+  });
+
+  it('rewrites itself as one snapshot line once grown past its bound, and keeps every step across a crash', async () => {
+    await store.close();
+    store = await openLowdbStore(dir, { liveLogRewriteBytes: 3_000 });
+    const hooks = [liveHook(), liveHook(), liveHook()];
+    for (const hook of hooks) await store.hooks.insert(hook, 10);
+    // The first step writes all three; later ones the first always and the second every other
+    // block, so the third is in each snapshot as the first step left it.
+    for (let height = 1; height <= 12; height++)
+      await stepAt(store, height, height === 1 ? hooks : hooks.slice(0, 1 + (height % 2 === 0 ? 1 : 0)));
+    const lines = await logLines();
+    expect(lines.length).to.be.below(12);
+    expect((await stat(logPath())).size).to.be.below(3 * 3_000);
+    const crashed = await crashes.crash();
+    expect(await crashed.hooks.liveProgress()).to.include({ evaluated: 12, last_height: 12 });
+    const shown = await Promise.all(hooks.map((h) => crashed.hooks.get('alice', h.uuid)));
+    expect(shown.map((h) => h!.status.occurrence_count)).to.deep.equal([12, 7, 1]);
+    expect(shown.map((h) => h!.status.evaluated_block_count)).to.deep.equal([12, 12, 12]);
+  });
+
+  it('keeps a definition a live step changed across a crash', async () => {
+    const hook = liveHook();
+    await store.hooks.insert(hook, 10);
+    await store.hooks.recordLiveStep({ blocks: 1, height: 1, at: 10 }, [hook.uuid], (latest) => ({
+      ...latest,
+      definition: { ...latest.definition, name: 'renamed by a step' },
+    }));
+    const crashed = await crashes.crash();
+    expect((await crashed.hooks.get('alice', hook.uuid))!.definition.name).to.equal('renamed by a step');
+  });
+
+  it('takes in the side file of an earlier version, moves its steps into the log and removes the file', async () => {
+    const hook = liveHook();
+    await store.hooks.insert(hook, 10);
+    await store.close();
+    const stepped = countLiveStep({ ...hook }, [7], 7, 70_000);
+    const side = {
+      version: 1,
+      seq: 4,
+      live_stream: { evaluated: 1, last_height: 7, last_at: 70 },
+      hooks: [{ seq: 4, base: 1, hook: stepped }],
+    };
+    await writeFile(join(dir, LIVE_JOURNAL_FILE_NAME), JSON.stringify(side));
+    store = await openLowdbStore(dir);
+    expect(await occurrences(store, hook)).to.equal(1);
+    expect(
+      await stat(join(dir, LIVE_JOURNAL_FILE_NAME)).catch((e: NodeJS.ErrnoException) => e.code),
+    ).to.equal('ENOENT');
+    const crashed = await crashes.crash();
+    expect(await occurrences(crashed, hook)).to.equal(1);
+    expect(await crashed.hooks.liveProgress()).to.deep.equal(side.live_stream);
+    const main = JSON.parse(await readFile(join(dir, STORE_FILE_NAME), 'utf8')) as StoreDocument;
+    expect(main.live_seq ?? 0).to.be.below(4);
+  });
+
+  it('refuses a log with an unreadable line before readable ones, naming it, and leaves it untouched', async () => {
+    const hook = liveHook();
+    await store.hooks.insert(hook, 10);
+    await stepAt(store, 1, [hook]);
+    await stepAt(store, 2, [hook]);
+    const lines = await logLines();
+    const damaged = `${[lines[0].slice(0, 20), lines[1]].join('\n')}\n`;
+    const error = await crashes
+      .crashEdited((copy) => writeFile(join(copy, LIVE_LOG_FILE_NAME), damaged))
+      .catch((err: Error) => err);
+    expect(error).to.be.instanceOf(Error).with.property('message').that.includes(LIVE_LOG_FILE_NAME);
+  });
+});
