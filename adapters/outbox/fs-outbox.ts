@@ -32,11 +32,11 @@ const SETTLEMENT_SEGMENT_BYTES = 8 * 1024 * 1024;
 
 /**
  * The durable outbox: the memory state machine, rebuilt on open from its journal (`FileJournal`),
- * and every change made durable there before the call resolves. Payloads are written whole to
- * payload segments (`payloads/`), settled log entries to settlement segments (`settled/`); memory
- * holds each hook's first pending payloads, the rest of a long queue as 33 bytes a payload, each
- * settled payload as 54 bytes, and a bounded cache of recent bodies. Reads answer
- * from memory (or a synchronous read of a record) at once, so they may show a change whose fsync
+ * and every change made durable there before the call resolves. Payloads are written to payload
+ * segments (`payloads/`, a block they share once per segment), settled log entries to settlement
+ * segments (`settled/`); memory holds each hook's first pending payloads, the rest of a long
+ * queue as 33 bytes a payload, each settled payload as 54 bytes, and a bounded cache of recent
+ * bodies. Reads answer from memory (or a synchronous read of a record) at once, so they may show a change whose fsync
  * is still under way (a delivery of it is at-least-once anyway).
  */
 export class FsOutbox extends JournaledOutbox {
