@@ -1,12 +1,15 @@
 // Backfill speed (docs/benchmarks.md): the real server as its own process, on an embedded archive
 // of 1,000,000 synthetic blocks (bench/support/backfill-chain.ts, built once and kept under /tmp),
-// scanned through the API. Measured: the archive read and matched in this process one height at a
-// time and as ranges; a selective hook (1 block in 2,000 matches) over the whole archive, alone and
-// again while a stand-in node posts a block to the observer every 200 ms (the observer POST's and
-// the status route's latency, with baselines taken before any scan); a hook matching every block
-// over the first 20,000 (delivery-limited); the server's RSS and CPU over each scan.
-// Run: flock /tmp/stackhooks-bench.lock npx tsx bench/backfill.ts [--blocks N] [--every K]
-//        [--dense N] [--post-ms MS] [--phases reads,alone,observer,dense] [--delivery-retention D] [--build-only]
+// or with `--store postgres` on the same chain in a schema of the local PostgreSQL (kept between
+// runs too), scanned through the API. Measured: the archive read and matched in this process one
+// height at a time and as ranges (embedded only); a selective hook (1 block in 2,000 matches) over
+// the whole archive, alone and again while a stand-in node posts a block to the observer every
+// 200 ms (the observer POST's and the status route's latency, and the live delivery latency of a
+// hook on the node's new blocks, with baselines taken before any scan); a hook matching every
+// block over the first 20,000 (delivery-limited); the server's RSS and CPU over each scan.
+// Run: flock /tmp/stackhooks-bench.lock npx tsx bench/backfill.ts [--store embedded|postgres]
+//        [--blocks N] [--every K] [--dense N] [--post-ms MS] [--phases reads,alone,observer,dense]
+//        [--delivery-retention D] [--build-only]
 // Prints Markdown; exits 0 whatever it measures.
 import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -17,7 +20,15 @@ import { parseArgs } from 'node:util';
 import { sampleDefinition } from '../test/support/definitions.js';
 import { freePort, spawnServer } from '../test/support/server-process.js';
 import { RARE_ASSET, backfillChain, compareReads } from './support/backfill-chain.js';
-import { serverSampler, type ScanRun, observerPoster, renderBackfillReport } from './support/backfill-run.js';
+import { checkpointDatabase, pgBackfillChain } from './support/backfill-pg-chain.js';
+import {
+  LIVE_RECIPIENT,
+  liveLatencies,
+  observerPoster,
+  renderBackfillReport,
+  serverSampler,
+  type ScanRun,
+} from './support/backfill-run.js';
 import { loadAverage, machineLine } from './support/measure.js';
 
 const { values: args } = parseArgs({
@@ -31,8 +42,12 @@ const { values: args } = parseArgs({
     phases: { type: 'string', default: 'reads,alone,observer,dense' },
     /** STACKHOOKS_DELIVERY_RETENTION for the server: how long the delivery log keeps each payload. */
     'delivery-retention': { type: 'string', default: '7d' },
+    /** Where the server keeps its blocks (and everything else): the embedded store or PostgreSQL. */
+    store: { type: 'string', default: 'embedded' },
   },
 });
+const POSTGRES = args.store === 'postgres';
+if (!POSTGRES && args.store !== 'embedded') throw new Error('--store is embedded or postgres');
 const PHASES = new Set(args.phases.split(','));
 const BLOCKS = Number(args.blocks);
 const EVERY = Number(args.every);
@@ -40,26 +55,39 @@ const DENSE = Math.min(Number(args.dense), BLOCKS);
 const KEY = 'bench-backfill-key-0123456789abcdef';
 
 const loadBefore = loadAverage();
-const chain = await backfillChain(
-  join(tmpdir(), `stackhooks-bench-backfill-${BLOCKS}-${EVERY}`),
-  BLOCKS,
-  EVERY,
-  (line) => console.error(line),
-);
+const progress = (line: string) => console.error(line);
+const chain = POSTGRES
+  ? await pgBackfillChain(BLOCKS, EVERY, progress)
+  : await backfillChain(join(tmpdir(), `stackhooks-bench-backfill-${BLOCKS}-${EVERY}`), BLOCKS, EVERY, progress);
 if (args['build-only']) process.exit(0);
 const READS = Math.min(200_000, BLOCKS);
-console.error(`reading ${READS} blocks both ways (load ${loadAverage()})`);
-const reads = PHASES.has('reads') ? await compareReads(chain.archiveDir, READS, EVERY) : undefined;
+let reads;
+if (PHASES.has('reads') && 'archiveDir' in chain) {
+  console.error(`reading ${READS} blocks both ways (load ${loadAverage()})`);
+  reads = await compareReads(chain.archiveDir, READS, EVERY);
+}
 
 // A fresh data folder each run, its archive the cached one: the hooks and backfills start empty.
+// On PostgreSQL the schema is the cached one, and the run's hooks are deleted at its end.
 const dataDir = await mkdtemp(join(tmpdir(), 'stackhooks-bench-backfill-run-'));
-await symlink(chain.archiveDir, join(dataDir, 'archive'));
+if ('archiveDir' in chain) await symlink(chain.archiveDir, join(dataDir, 'archive'));
 const received = { backfill: 0, live: 0 };
+/** When (performance.now()) the live hook's payload of each height arrived. */
+const liveArrivedAt = new Map<number, number>();
 const receiver = createServer((req, res) => {
-  req.resume();
+  const backfill = req.headers['stackhooks-backfill-id'] !== undefined;
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => {
+    if (!backfill) chunks.push(chunk);
+  });
   req.on('end', () => {
-    if (req.headers['stackhooks-backfill-id']) received.backfill++;
-    else received.live++;
+    const at = performance.now();
+    if (backfill) received.backfill++;
+    else {
+      received.live++;
+      const height = JSON.parse(Buffer.concat(chunks).toString()).event.apply[0]?.block_identifier.index;
+      if (typeof height === 'number' && !liveArrivedAt.has(height)) liveArrivedAt.set(height, at);
+    }
     res.writeHead(200).end();
   });
 });
@@ -76,6 +104,7 @@ const server = await spawnServer({
   // the RSS, so that it shows the scan's own memory.
   STACKHOOKS_DELIVERED_BODY_RETENTION: '10s',
   STACKHOOKS_DELIVERY_RETENTION: args['delivery-retention'],
+  ...('url' in chain && { STACKHOOKS_DATABASE_URL: chain.url }),
 });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -91,18 +120,21 @@ async function api(method: string, path: string, body?: unknown): Promise<any> {
   return answer;
 }
 
-const register = async (filter: object): Promise<string> =>
-  (
-    await api(
-      'POST',
-      '/me',
-      sampleDefinition({
-        filters: { events: [filter as never] },
-        action: { type: 'http_post', url: target },
-        options: { enable_on_registration: false },
-      }),
-    )
-  ).uuid;
+const hooks: string[] = [];
+/** A hook on `filter` to the receiver: live (enabled) only when asked, else for backfills alone. */
+async function register(filter: object, live = false): Promise<string> {
+  const { uuid } = await api(
+    'POST',
+    '/me',
+    sampleDefinition({
+      filters: { events: [filter as never] },
+      action: { type: 'http_post', url: target },
+      options: { enable_on_registration: live },
+    }),
+  );
+  hooks.push(uuid);
+  return uuid;
+}
 
 const sampler = serverSampler(server.child.pid!);
 
@@ -155,6 +187,9 @@ function statusProbe(): { stop(): Promise<number[]> } {
 try {
   const selective = await register({ type: 'ft_transfer', asset_identifier: RARE_ASSET });
   const dense = await register({ type: 'stx_transfer' });
+  // Live only: it matches the stand-in node's blocks and no archived one.
+  await register({ type: 'stx_transfer', receiver: LIVE_RECIPIENT }, true);
+  if (POSTGRES) await checkpointDatabase();
   const status = await api('GET', '');
   const poster = await observerPoster(
     `http://127.0.0.1:${observerPort}/new_block`,
@@ -168,18 +203,26 @@ try {
   let duringScan: number[] = [];
   let statusBaseline: number[] = [];
   let statusDuring: number[] = [];
+  let liveBaseline;
+  let liveDuring;
   let withPosts: ScanRun | undefined;
   if (PHASES.has('observer')) {
     console.error(`observer baseline (load ${loadAverage()})`);
     const probing = statusProbe();
-    baseline = await poster.postFor(100);
+    const before = await poster.postFor(100);
     statusBaseline = await probing.stop();
+    baseline = before.latencies;
     console.error(`selective scan with observer posts (load ${loadAverage()})`);
     const posting = poster.postUntilStopped();
     const probingDuring = statusProbe();
     withPosts = await scan(selective, 1, BLOCKS);
-    duringScan = await posting.stop();
+    const during = await posting.stop();
     statusDuring = await probingDuring.stop();
+    duringScan = during.latencies;
+    // The last blocks' webhooks may still be on their way.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    liveBaseline = liveLatencies(before.heights, poster.answeredAt, liveArrivedAt);
+    liveDuring = liveLatencies(during.heights, poster.answeredAt, liveArrivedAt);
   }
   console.error(`dense scan of ${DENSE} blocks (load ${loadAverage()})`);
   const denseRun = PHASES.has('dense') ? await scan(dense, 1, DENSE) : undefined;
@@ -201,9 +244,18 @@ try {
       reads: reads && { ...reads, count: READS },
       statusBaseline,
       statusDuring,
+      liveBaseline,
+      liveDuring,
+      store: POSTGRES ? 'postgres' : 'embedded',
     }),
   );
 } finally {
+  // The cached schema outlives the run: what the run registered goes with it.
+  if (POSTGRES) {
+    for (const uuid of hooks) {
+      await fetch(`${server.baseUrl}/chainhooks/v1/me/${uuid}`, { method: 'DELETE', headers: { 'x-api-key': KEY } });
+    }
+  }
   server.child.kill('SIGTERM');
   await server.exited;
   receiver.close();

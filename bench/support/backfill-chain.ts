@@ -58,6 +58,12 @@ function blockAt(template: NormalizedBlock, height: number): NormalizedBlock {
   };
 }
 
+/** The synthetic chain's block at each height: the rare template at multiples of `every`, else the common one. */
+export async function syntheticBlocks(every: number): Promise<(height: number) => NormalizedBlock> {
+  const { common, rare } = await templates();
+  return (height) => blockAt(height % every === 0 ? rare : common, height);
+}
+
 /**
  * The archive of `blocks` blocks under `cacheDir` (its `archive` folder), built unless a complete
  * build of the same shape is there. `progress` hears of every 100,000 blocks built.
@@ -76,12 +82,12 @@ export async function backfillChain(
   }
   await rm(cacheDir, { recursive: true, force: true });
   await mkdir(cacheDir, { recursive: true });
-  const { common, rare } = await templates();
+  const blockAtHeight = await syntheticBlocks(every);
   const archive = await openFsArchive(archiveDir);
   const start = performance.now();
   try {
     for (let height = 1; height <= blocks; height++) {
-      await archive.put(blockAt(height % every === 0 ? rare : common, height));
+      await archive.put(blockAtHeight(height));
       if (height % 100_000 === 0) {
         const seconds = (performance.now() - start) / 1000;
         progress(`built ${height} blocks in ${seconds.toFixed(0)} s`);

@@ -58,42 +58,55 @@ function post(url: string, body: string): Promise<number> {
   });
 }
 
+/** Whom the stand-in node's transfers pay: no archived block pays this principal. */
+export const LIVE_RECIPIENT = addressOf(TEST_KEYS.carol);
+
+/** What a stand-in node posted: each POST's time to its 200, and the heights posted. */
+export type Posted = { latencies: number[]; heights: number[] };
+
 /**
- * A stand-in node: new blocks (one STX transfer each) on top of `tip`, posted one at a time on a
- * fixed schedule, each POST's time to its 200 kept.
+ * A stand-in node: new blocks (one STX transfer to `LIVE_RECIPIENT` each) on top of `tip`, posted
+ * one at a time on a fixed schedule, each POST's time to its 200 kept, and when (performance.now())
+ * the 200 of each height came.
  */
 export async function observerPoster(
   url: string,
   tip: { block_height: number; index_block_hash: string },
   intervalMs: number,
 ): Promise<{
-  postFor(count: number): Promise<number[]>;
-  postUntilStopped(): { stop(): Promise<number[]> };
+  answeredAt: Map<number, number>;
+  postFor(count: number): Promise<Posted>;
+  postUntilStopped(): { stop(): Promise<Posted> };
 }> {
   const chain = new ChainBuilder({
     label: `bench backfill live ${randomBytes(4).toString('hex')}`,
     startHeight: tip.block_height + 1,
   });
-  const transfer = await stxTransfer({ recipient: addressOf(TEST_KEYS.bob), amount: 1n });
+  const transfer = await stxTransfer({ recipient: LIVE_RECIPIENT, amount: 1n });
+  const answeredAt = new Map<number, number>();
   let first = true;
-  const nextBody = () => {
+  const nextBlock = () => {
     const block = chain.next({ transactions: [transfer] });
     if (first) block.parent_index_block_hash = tip.index_block_hash;
     first = false;
-    return JSON.stringify(block);
+    return { height: block.block_height, body: JSON.stringify(block) };
   };
-  const run = async (more: (posted: number) => boolean): Promise<number[]> => {
-    const latencies: number[] = [];
+  const run = async (more: (posted: number) => boolean): Promise<Posted> => {
+    const posted: Posted = { latencies: [], heights: [] };
     const start = performance.now();
     for (let i = 0; more(i); i++) {
       // A fixed schedule, so a slow answer does not lower the rate.
       const wait = start + i * intervalMs - performance.now();
       if (wait > 0) await sleep(wait);
-      latencies.push(await post(url, nextBody()));
+      const { height, body } = nextBlock();
+      posted.latencies.push(await post(url, body));
+      answeredAt.set(height, performance.now());
+      posted.heights.push(height);
     }
-    return latencies;
+    return posted;
   };
   return {
+    answeredAt,
     postFor: (count) => run((posted) => posted < count),
     postUntilStopped() {
       let stopped = false;
@@ -106,6 +119,24 @@ export async function observerPoster(
       };
     },
   };
+}
+
+/** The live hook's delivery times of some posted heights: the observer's 200 → the webhook's arrival (ms). */
+export type LiveLatency = { times: number[]; missing: number };
+
+/** The delivery time of each height that arrived, and how many of `heights` never did. */
+export function liveLatencies(
+  heights: number[],
+  answeredAt: Map<number, number>,
+  arrivedAt: Map<number, number>,
+): LiveLatency {
+  const times: number[] = [];
+  for (const height of heights) {
+    const answered = answeredAt.get(height);
+    const arrived = arrivedAt.get(height);
+    if (answered !== undefined && arrived !== undefined) times.push(arrived - answered);
+  }
+  return { times, missing: heights.length - times.length };
 }
 
 /** Everything the report shows. */
@@ -126,6 +157,10 @@ export type BackfillReport = {
   /** The status route's times (no write in it), with no scan and during the scan with posts. */
   statusBaseline: number[];
   statusDuring: number[];
+  /** The live hook's deliveries of the blocks posted with no scan, and during the scan. */
+  liveBaseline?: LiveLatency;
+  liveDuring?: LiveLatency;
+  store: 'embedded' | 'postgres';
 };
 
 const rate = (run: ScanRun) => run.record.blocks_scanned / run.seconds;
@@ -200,13 +235,25 @@ export function renderBackfillReport(r: BackfillReport): string {
     rows.push(['status route (writes nothing), no scan', requests(r.statusBaseline), '', '']);
     rows.push(['status route during the selective scan', requests(r.statusDuring), '', '']);
   }
+  const live = (name: string, run?: LiveLatency) => {
+    if (!run || run.times.length === 0) return;
+    const lost = run.missing > 0 ? `; ${run.missing} never arrived` : '';
+    rows.push([
+      `live delivery ${name}: observer's 200 → webhook arrival`,
+      latency(run.times).replace('posts', 'blocks') + lost,
+      'p50 ≤ 25 / p99 ≤ 100 ms',
+      met(percentile(run.times, 0.5) <= 25 && percentile(run.times, 0.99) <= 100 && run.missing === 0),
+    ]);
+  };
+  live('with no scan', r.liveBaseline);
+  live('during the selective scan', r.liveDuring);
   const matched = [
     ...matchedLine('selective', alone),
     ...matchedLine('selective with posts', withPosts),
     ...matchedLine('dense', denseRun),
   ];
   return [
-    `Machine: ${r.machine}. Load before ${r.loadBefore}, after ${r.loadAfter}.`,
+    `Machine: ${r.machine}. Store: ${r.store}. Load before ${r.loadBefore}, after ${r.loadAfter}.`,
     '',
     markdownTable(['measure', 'result', 'target', 'met?'], rows),
     '',
