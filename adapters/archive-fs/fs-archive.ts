@@ -35,6 +35,8 @@ export type FsArchiveOptions = {
   checkpointAfterMs?: number;
   /** Bounds on held orphans (count and depth below the tip); the chain model's defaults when absent. */
   orphans?: Pick<ChainRules, 'maxHeldOrphans' | 'maxOrphanDepth'>;
+  /** The most bytes of block records one range read takes in (at least one block); default 1 MiB. */
+  rangeReadBytes?: number;
   /** Told of a full disk and of the next write that succeeds. */
   space?: DiskSpaceReport;
 };
@@ -49,7 +51,7 @@ type SettledChain = Omit<ChainState, 'quarantined'> & { tip: BlockHeader | undef
 
 /** The embedded block archive: the BlockStore port plus explicit durability and shutdown. */
 export type FsArchive = BlockStore & {
-  /** The canonical blocks at `from`..`to`, read as a range (the archive always can). */
+  /** The canonical blocks from `from` up to `to`, as many as `rangeReadBytes` of records hold (at least one), read as a range. */
   canonicalRange(from: number, to: number): Promise<(NormalizedBlock | undefined)[]>;
   /** Make every put so far durable now (a checkpoint). */
   sync(): Promise<void>;
@@ -142,7 +144,9 @@ export class FsBlockArchive implements FsArchive {
   }
 
   canonicalRange(from: number, to: number): Promise<(NormalizedBlock | undefined)[]> {
-    return this.#serial(() => readCanonicalRange(this.#view, this.#files.log, from, to));
+    return this.#serial(() =>
+      readCanonicalRange(this.#view, this.#files.log, from, to, this.#options.rangeReadBytes),
+    );
   }
 
   // The tip, the count and the chain's health are answered from memory, as the last whole write

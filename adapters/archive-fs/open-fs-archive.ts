@@ -20,6 +20,7 @@ export async function openFsArchive(dir: string, options: FsArchiveOptions = {})
     segmentBytes: options.segmentBytes ?? 256 * 1024 * 1024,
     checkpointEvery: options.checkpointEvery ?? 16_384,
     checkpointAfterMs: options.checkpointAfterMs ?? 1000,
+    rangeReadBytes: options.rangeReadBytes ?? 1024 * 1024,
     orphans: options.orphans ?? {},
     space: options.space,
   };

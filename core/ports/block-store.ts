@@ -65,8 +65,9 @@ export interface BlockStore {
   getCanonicalAt(height: number): Promise<NormalizedBlock | undefined>;
   /**
    * The canonical blocks at heights `from`..`to`, in height order, undefined where there is none;
-   * in as few reads as the store can (a backfill scans this way). Optional: callers fall back to
-   * `getCanonicalAt`.
+   * in as few reads as the store can (a backfill scans this way). A store may answer fewer heights
+   * than asked, from `from` on and at least one, to bound what one answer holds (busy blocks); the
+   * caller reads on after them. Optional: callers fall back to `getCanonicalAt`.
    */
   canonicalRange?(from: number, to: number): Promise<(NormalizedBlock | undefined)[]>;
   /** The canonical tip, or undefined while the store is empty. */
@@ -81,7 +82,10 @@ export interface BlockStore {
   chainState(recent?: number): Promise<ChainState>;
 }
 
-/** The canonical blocks `from`..`to` of a store, undefined where there is none; in one read when the store can. */
+/**
+ * The canonical blocks of a store from `from` up to `to` (at least one height when `from` <= `to`,
+ * maybe fewer than asked), undefined where there is none; in one read when the store can.
+ */
 export function readCanonicalRange(
   blocks: BlockStore,
   from: number,

@@ -49,9 +49,11 @@ export async function scanPredicate(
   const matcher = scopeMatcher(predicate.if_this);
   const limit = predicate.expire_after_occurrence ?? Infinity;
   const tally: ScanTally = { height: from - 1, scanned: 0, matched: 0, missing: 0, expired: false };
-  for (let start = from; start <= to && !tally.expired; start += HEIGHTS_PER_READ) {
+  for (let start = from; start <= to && !tally.expired; ) {
     const end = Math.min(to, start + HEIGHTS_PER_READ - 1);
     const read = await readCanonicalRange(blocks, start, end);
+    // A store may answer fewer heights than asked: the next read starts after what it gave.
+    const next = start + Math.max(read.length, 1);
     for (let i = 0; i < read.length; i++) {
       const block = read[i];
       tally.height = start + i;
@@ -78,6 +80,7 @@ export async function scanPredicate(
       }
     }
     progress?.(tally);
+    start = next;
   }
   return tally;
 }

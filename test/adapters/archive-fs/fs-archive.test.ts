@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { openFsArchive } from '../../../adapters/archive-fs/index.js';
+import { encodeBlockRecord } from '../../../adapters/archive-fs/block-record.js';
 import { ChainBuilder, minimalNormalizedBlock } from '../../support/block-builder.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 import { expectConsistent, headerOfStored, minimalChain } from './archive-check.js';
@@ -171,11 +172,13 @@ describe('openFsArchive', () => {
     for (const block of blocks) await archive.put(block);
     const answered: string[] = [];
     const reading = archive.canonicalRange(1, 40).then(() => answered.push('range'));
-    const status = Promise.all([archive.tip(), archive.count(), archive.chainState()]).then(([tip, count]) => {
-      answered.push('status');
-      expect(tip).to.deep.equal(headerOfStored(blocks[39]));
-      expect(count).to.equal(40);
-    });
+    const status = Promise.all([archive.tip(), archive.count(), archive.chainState()]).then(
+      ([tip, count]) => {
+        answered.push('status');
+        expect(tip).to.deep.equal(headerOfStored(blocks[39]));
+        expect(count).to.equal(40);
+      },
+    );
     await Promise.all([reading, status]);
     expect(answered).to.deep.equal(['status', 'range']);
     await archive.close();
@@ -192,6 +195,28 @@ describe('openFsArchive', () => {
     expect(await archive.tip()).to.deep.equal(headerOfStored(blocks[2]));
     expect(await archive.count()).to.equal(3);
     await archive.close();
+  });
+
+  it('ends a range read before the block that would take it past rangeReadBytes, and answers one block at least', async () => {
+    const blocks = minimalChain('range-bytes', 10);
+    // A record is its block's JSON body behind 80 bytes of framing and header.
+    const recordBytes = Math.max(...blocks.map((block) => 80 + encodeBlockRecord(block).length));
+    const archive = await openFsArchive(dir, { rangeReadBytes: Math.floor(2.5 * recordBytes) });
+    for (const block of blocks) await archive.put(block);
+    const first = blocks[0].block_identifier.index;
+    const hashes = (range: unknown[]) =>
+      range.map((block) => (block as (typeof blocks)[0] | undefined)?.block_identifier.hash);
+    expect(hashes(await archive.canonicalRange(first - 2, first + 9))).to.deep.equal([
+      undefined,
+      undefined,
+      ...blocks.slice(0, 2).map((block) => block.block_identifier.hash),
+    ]);
+    await archive.close();
+    const tight = await openFsArchive(dir, { rangeReadBytes: 1 });
+    expect(hashes(await tight.canonicalRange(first + 3, first + 9))).to.deep.equal([
+      blocks[3].block_identifier.hash,
+    ]);
+    await tight.close();
   });
 
   it('refuses every call after close', async () => {

@@ -207,7 +207,9 @@ describe('BackfillScans beside live work', function () {
       const hook = await s.stackhooks.registry.register(
         s.owner,
         sampleDefinition({
-          filters: { events: [{ type: 'ft_transfer', asset_identifier: 'SP000000000000000000002Q6VF78.none::none' }] },
+          filters: {
+            events: [{ type: 'ft_transfer', asset_identifier: 'SP000000000000000000002Q6VF78.none::none' }],
+          },
           options: { enable_on_registration: false },
         }),
       );
@@ -222,6 +224,41 @@ describe('BackfillScans beside live work', function () {
       expect(await s.finished(hook.uuid, id)).to.include({ state: 'done', blocks_scanned: 100 });
       expect(reads.filter((read) => read.startsWith('range')).length).to.be.greaterThan(2);
       expect(reads.indexOf('live')).to.equal(1);
+    } finally {
+      await s.stop();
+      await archive.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('scans on after the heights a range read answered when the archive answers fewer than asked', async () => {
+    const dir = await makeTempDir();
+    // One block a read: every record is larger than a byte.
+    const archive = await openFsArchive(dir, { rangeReadBytes: 1 });
+    const s = await startBackfillStack({ adapters: { blocks: archive } });
+    try {
+      const chain = new ChainBuilder({ label: 'backfill-short-reads' });
+      const transfer = await stxTransfer({ recipient: addressOf(TEST_KEYS.bob), amount: 1n });
+      for (let height = 1; height <= 40; height++) {
+        await s.stackhooks.ingest.ingestNodeBlock(chain.next({ transactions: height % 3 ? [] : [transfer] }));
+      }
+      const hook = await s.stackhooks.registry.register(
+        s.owner,
+        sampleDefinition({
+          filters: { events: [{ type: 'stx_transfer' }] },
+          options: { enable_on_registration: false },
+        }),
+      );
+      const { id } = await s.stackhooks.backfills.request(s.owner, hook.uuid, {
+        from_block_height: 1,
+        to_block_height: 40,
+      });
+      expect(await s.finished(hook.uuid, id)).to.include({
+        state: 'done',
+        blocks_scanned: 40,
+        payloads_delivered: 13,
+      });
+      expect(s.sent.map(heightOf)).to.deep.equal(Array.from({ length: 13 }, (_, i) => 3 * (i + 1)));
     } finally {
       await s.stop();
       await archive.close();

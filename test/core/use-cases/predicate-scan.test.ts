@@ -13,6 +13,15 @@ function chainStore(blocks: NormalizedBlock[]): BlockStore {
   return { getCanonicalAt: async (height: number) => byHeight.get(height) } as unknown as BlockStore;
 }
 
+/** The same chain, read as ranges of which the store answers at most `most` heights at a time. */
+function shortRangeStore(blocks: NormalizedBlock[], most: number): BlockStore {
+  const byHeight = new Map(blocks.map((block) => [block.block_identifier.index, block]));
+  return {
+    canonicalRange: async (from: number, to: number) =>
+      Array.from({ length: Math.min(to - from + 1, most) }, (_, i) => byHeight.get(from + i)),
+  } as unknown as BlockStore;
+}
+
 function part(scope: StacksScope, more: Partial<NetworkPredicate> = {}): NetworkPredicate {
   return {
     if_this: scope,
@@ -83,6 +92,23 @@ describe('scanPredicate', () => {
     const { payloads, tally } = await scan(part(TRANSFERS, { expire_after_occurrence: 3 }), 1, 250);
     expect(payloads.map((p) => p.apply[0]!.block_identifier.index)).to.deep.equal([10, 20, 30]);
     expect(tally).to.deep.include({ height: 30, matched: 3, expired: true });
+  });
+
+  it('reads on after the heights a store answered when it answers fewer than asked', async () => {
+    const payloads: number[] = [];
+    const tally = await scanPredicate(
+      {
+        blocks: shortRangeStore(blocks, 7),
+        uuid: 'scan',
+        predicate: part(TRANSFERS),
+        network: 'mainnet',
+        from: 1,
+        to: 250,
+      },
+      async (payload) => void payloads.push(payload.apply[0]!.block_identifier.index),
+    );
+    expect(payloads).to.deep.equal([...txids.keys()].filter((h) => h < 101 || h > 110));
+    expect(tally).to.deep.equal({ height: 250, scanned: 240, matched: 24, missing: 10, expired: false });
   });
 
   it('reports its progress after each read of the archive, ending at the last height', async () => {
