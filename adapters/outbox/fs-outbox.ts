@@ -36,8 +36,8 @@ const SETTLEMENT_SEGMENT_BYTES = 8 * 1024 * 1024;
  * segments (`payloads/`, a block they share once per segment), settled log entries to settlement
  * segments (`settled/`); memory holds each hook's first pending payloads, the rest of a long
  * queue as 33 bytes a payload, each settled payload as 54 bytes, and a bounded cache of recent
- * bodies. Reads answer from memory (or a synchronous read of a record) at once, so they may show a change whose fsync
- * is still under way (a delivery of it is at-least-once anyway).
+ * bodies. Reads answer from memory (or a synchronous read of a record) at once, so they may show
+ * a change whose fsync is still under way (a delivery of it is at-least-once anyway).
  */
 export class FsOutbox extends JournaledOutbox {
   private constructor(
