@@ -99,12 +99,16 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
       this.resuming.set(uuid, hook);
       if (this.ingesting) for (const listener of this.resumeListeners) listener(hook);
     } else this.resuming.delete(uuid);
+    // A live hook kept with this very definition is indexed by it already: a live step writes every
+    // hook it gave a payload, each sharing the definition it had, so it is not indexed again.
+    const indexed = hook !== undefined && this.live.get(uuid)?.definition === hook.definition;
     const v1 = hook?.definition.chainhook_v1?.networks[hook.definition.network];
-    if (hook && v1 && isLive(hook)) this.v1Scopes.set(uuid, v1.if_this);
-    else this.v1Scopes.delete(uuid);
+    if (hook && v1 && isLive(hook)) {
+      if (!indexed) this.v1Scopes.set(uuid, v1.if_this);
+    } else this.v1Scopes.delete(uuid);
     if (hook && isLive(hook)) {
       this.live.set(uuid, hook);
-      this.index.add(uuid, hook.definition.filters.events);
+      if (!indexed) this.index.add(uuid, hook.definition.filters.events);
       const left = evaluationsLeft(hook);
       if (left === Infinity) this.expiries.delete(uuid);
       else this.expiries.set(uuid, Math.max(this.earliestExpiry, this.position + left));

@@ -73,6 +73,26 @@ describe('LiveMatching', () => {
     expect(s.queue.all().map((p) => p.hook_uuid)).to.deep.equal([untold.uuid]);
   });
 
+  it('matches a live hook by the filters a PATCH gave it from the next block, after blocks it was written by', async () => {
+    const { next } = await busyChain();
+    const hook = await s.register({
+      filters: { events: [{ type: 'ft_transfer', asset_identifier: FT }] },
+      options: { enable_on_registration: true },
+    });
+    await s.ingest(next(), next());
+    expect(s.queue.all()).to.have.length(2);
+    await s.stackhooks.registry.update(s.owner, hook.uuid, {
+      filters: { events: [{ type: 'nft_mint' }] },
+    });
+    await s.ingest(next());
+    expect(s.queue.all()).to.have.length(2);
+    await s.stackhooks.registry.update(s.owner, hook.uuid, {
+      filters: { events: [{ type: 'stx_transfer' }] },
+    });
+    await s.ingest(next());
+    expect(s.queue.all()).to.have.length(3);
+  });
+
   it('keeps a hook interrupted while its block was being counted out of the next blocks', async () => {
     const { next } = await busyChain();
     const hook = await s.register({
