@@ -2,13 +2,15 @@ import type pg from 'pg';
 import { rebase, withLiveProgress, type LiveProgress } from '../../core/hooks/live-progress.js';
 import type { StoredHook } from '../../core/hooks/record.js';
 
-/** The columns a StoredHook is stored in. */
-const HOOK_COLUMNS = 'uuid, owner, created_at_ms, definition, status, delivery';
+/** The columns a StoredHook is stored in, but its definition. */
+const STATE_COLUMNS = 'uuid, owner, created_at_ms, status, delivery';
 /** The occurrences a live step counted beside the row (migration 016), null when it counted none since the row was written. */
 const OCCURRENCE_COLUMNS =
   'o.occurrence_count AS o_count, o.last_occurrence_at AS o_at, o.last_occurrence_block_height AS o_height';
-/** What a hook read selects without the live stream's progress (when the caller holds it already). */
-export const HOOK_READ_COLUMNS = `${HOOK_COLUMNS}, live_base, ${OCCURRENCE_COLUMNS}`;
+/** What a hook read selects but the definition and the live stream's progress (when the caller has both). */
+export const HOOK_STATE_COLUMNS = `${STATE_COLUMNS}, live_base, ${OCCURRENCE_COLUMNS}`;
+/** What a hook read selects without the live stream's progress. */
+const HOOK_READ_COLUMNS = `${HOOK_STATE_COLUMNS}, definition`;
 /**
  * What every other read selects: the hook row, its occurrences and the live stream's progress, read in
  * one statement so the counters shown are derived from one snapshot of all three.
@@ -29,7 +31,7 @@ export const LISTING_ORDER = 'ORDER BY created_at_ms, uuid';
 /** The live stream's row; bigint columns arrive as strings. */
 export type ProgressRow = { evaluated: string; last_height: string | null; last_at: string | null };
 
-/** A hook row as `HOOK_READ_COLUMNS` reads it. */
+/** A hook row without the progress (as `HOOK_STATE_COLUMNS` and the definition read it). */
 export type StoredRow = {
   uuid: string;
   owner: string;

@@ -1,8 +1,9 @@
 import type pg from 'pg';
 import { advanceProgress, type LiveProgress, type LiveStep } from '../../core/hooks/live-progress.js';
 import type { HookStatus, StoredHook } from '../../core/hooks/record.js';
+import type { DefinitionCache } from './definition-cache.js';
 import {
-  HOOK_READ_COLUMNS,
+  HOOK_STATE_COLUMNS,
   HOOKS_WITH_OCCURRENCES,
   LISTING_ORDER,
   LOCK_HOOKS,
@@ -31,13 +32,15 @@ type Occurrences = { uuid: string; count: number; at: number | null; height: num
  * `change` runs on each named hook (locked, as of the progress before the step). Most hooks a step
  * reaches only gain an occurrence (their evaluations follow the progress): those are written as
  * one narrow row each, in one statement, and their hook rows stay as they are. A hook whose change
- * goes further (a limit that expires it, a resume rewound) is written whole. Returns the hooks written.
+ * goes further (a limit that expires it, a resume rewound) is written whole. Definitions come from
+ * `definitions` when the hook's row has not been written since they were read. Returns the hooks written.
  */
 export async function writeLiveStep(
   client: pg.ClientBase,
   step: LiveStep,
   uuids: readonly string[],
   change: (hook: StoredHook) => StoredHook | undefined,
+  definitions: DefinitionCache,
 ): Promise<StoredHook[]> {
   // Locked first, so the hooks below are read as of the progress before this step.
   const { rows: progress } = await client.query<ProgressRow>(
@@ -47,12 +50,7 @@ export async function writeLiveStep(
   const after = advanceProgress(before, step);
   const written: StoredHook[] = [];
   if (uuids.length > 0) {
-    // The progress is known already: the hooks are read alone, and planned as the few rows they are.
-    const { rows } = await client.query<StoredRow>(
-      `SELECT ${HOOK_READ_COLUMNS} FROM ${HOOKS_WITH_OCCURRENCES} WHERE uuid = ANY ($1)
-       ${LISTING_ORDER} ${LOCK_HOOKS}`,
-      [[...new Set(uuids)]],
-    );
+    const rows = await readLocked(client, uuids, definitions);
     const narrow: Occurrences[] = [];
     const whole: WholeWrite[] = [];
     for (const row of rows) {
@@ -76,6 +74,37 @@ export async function writeLiveStep(
   }
   if (step.blocks > 0) await writeProgress(client, after);
   return written;
+}
+
+/**
+ * The named hooks, locked, in the listing order. The progress is known already, so the hooks are
+ * read alone (and planned as the few rows they are); definitions are read only for rows written
+ * since `definitions` took theirs, in a second statement on rows this transaction has locked.
+ */
+async function readLocked(
+  client: pg.ClientBase,
+  uuids: readonly string[],
+  definitions: DefinitionCache,
+): Promise<StoredRow[]> {
+  const { rows } = await client.query<Omit<StoredRow, 'definition'> & { version: string }>(
+    `SELECT ${HOOK_STATE_COLUMNS}, hooks.xmin || ':' || hooks.ctid AS version FROM ${HOOKS_WITH_OCCURRENCES}
+     WHERE uuid = ANY ($1) ${LISTING_ORDER} ${LOCK_HOOKS}`,
+    [[...new Set(uuids)]],
+  );
+  const read = rows.map((row) => ({ ...row, definition: definitions.get(row.uuid, row.version)! }));
+  const missing = read.filter((row) => row.definition === undefined);
+  if (missing.length > 0) {
+    const fetched = await client.query<Pick<StoredRow, 'uuid' | 'definition'>>(
+      'SELECT uuid, definition FROM hooks WHERE uuid = ANY ($1)',
+      [missing.map((row) => row.uuid)],
+    );
+    const byUuid = new Map(fetched.rows.map((row) => [row.uuid, row.definition]));
+    for (const row of missing) {
+      row.definition = byUuid.get(row.uuid)!;
+      definitions.set(row.uuid, row.version, row.definition);
+    }
+  }
+  return read;
 }
 
 /**

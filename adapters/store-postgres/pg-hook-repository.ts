@@ -8,6 +8,7 @@ import type {
   HookStatusCount,
 } from '../../core/ports/hook-repository.js';
 import type { Database } from './database.js';
+import { DefinitionCache } from './definition-cache.js';
 import {
   HOOKS_WITH_PROGRESS,
   LISTING_ORDER,
@@ -33,6 +34,9 @@ const OVER_LIMIT = 'SH403';
  * and shows its counters as of the live stream's progress (`withLiveProgress`), in every process.
  */
 export class PgHookRepository implements HookRepository {
+  /** Definitions live steps read, reused while their hook rows stay unwritten. */
+  readonly #definitions = new DefinitionCache();
+
   constructor(private readonly db: Database) {}
 
   /** Store a new hook unless its owner already has `maxPerOwner`; a repeated uuid is an error. */
@@ -190,7 +194,7 @@ export class PgHookRepository implements HookRepository {
     uuids: readonly string[],
     change: (hook: StoredHook) => StoredHook | undefined,
   ): Promise<StoredHook[]> {
-    return this.db.transaction((client) => writeLiveStep(client, step, uuids, change));
+    return this.db.transaction((client) => writeLiveStep(client, step, uuids, change, this.#definitions));
   }
 
   /** Remove one hook; false when the owner has no such hook. */
@@ -199,6 +203,7 @@ export class PgHookRepository implements HookRepository {
       uuid,
       owner,
     ]);
+    if (rowCount === 1) this.#definitions.forget(uuid);
     return rowCount === 1;
   }
 

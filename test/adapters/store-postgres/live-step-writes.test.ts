@@ -123,6 +123,30 @@ if (!(await postgresAvailable())) {
       }
     });
 
+    it('gives a step the definition another process wrote since the last step read it', async () => {
+      const other = await openDatabase(db.url);
+      try {
+        const hook = liveHook();
+        await repo.insert(hook, 10);
+        const seen: string[] = [];
+        const recordName = (latest: StoredHook) => (
+          seen.push(latest.definition.name),
+          countOccurrence(latest)
+        );
+        await repo.recordLiveStep({ blocks: 1, height: 1, at: 1 }, [hook.uuid], recordName);
+        await new PgHookRepository(other).update('alice', hook.uuid, (latest) => ({
+          ...latest,
+          definition: { ...latest.definition, name: 'renamed' },
+        }));
+        await repo.recordLiveStep({ blocks: 1, height: 2, at: 1 }, [hook.uuid], recordName);
+        await repo.recordLiveStep({ blocks: 1, height: 3, at: 1 }, [hook.uuid], recordName);
+        expect(seen).to.deep.equal([hook.definition.name, 'renamed', 'renamed']);
+        expect((await repo.get('alice', hook.uuid))!.definition.name).to.equal('renamed');
+      } finally {
+        await other.close();
+      }
+    });
+
     it('forgets a hook’s counted occurrences with the hook', async () => {
       const hook = liveHook();
       await repo.insert(hook, 10);
