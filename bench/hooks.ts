@@ -226,6 +226,7 @@ console.log(
   markdownTable(
     [
       'store',
+      'first block ms',
       'blocks posted (5/s)',
       'observer POST p50 ms',
       'observer POST p99 ms (≤ 20)',
