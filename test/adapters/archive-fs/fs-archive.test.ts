@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readdir, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,11 +5,11 @@ import { expect } from 'chai';
 import { openFsArchive } from '../../../adapters/archive-fs/index.js';
 import { encodeBlockRecord } from '../../../adapters/archive-fs/block-record.js';
 import { ChainBuilder, minimalNormalizedBlock } from '../../support/block-builder.js';
+import { runUntilKilled } from '../../support/kill-after-acks.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 import { expectConsistent, headerOfStored, minimalChain } from './archive-check.js';
 
 const CRASH_WRITER = fileURLToPath(new URL('./crash-writer.ts', import.meta.url));
-const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** The last segment file of an archive and its size. */
 async function lastSegment(dir: string): Promise<{ file: string; size: number }> {
@@ -229,27 +228,7 @@ describe('openFsArchive', () => {
 
 /** Run the crash writer on `dir` and SIGKILL it soon after `acks` acknowledged puts; every hash it acked. */
 function putUntilKilled(dir: string, acks: number): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CRASH_WRITER, dir], { cwd: PROJECT_ROOT });
-    let stdout = '';
-    let stderr = '';
-    let killed = false;
-    child.stdout.setEncoding('utf-8').on('data', (chunk: string) => {
-      stdout += chunk;
-      if (!killed && stdout.split('\n').length > acks) {
-        killed = true;
-        // A few milliseconds' random lag lands the kill at varying points, inside checkpoints among them.
-        setTimeout(() => child.kill('SIGKILL'), Math.random() * 10);
-      }
-    });
-    child.stderr.setEncoding('utf-8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (_code, signal) => {
-      if (signal !== 'SIGKILL') return reject(new Error(`the crash writer exited on its own: ${stderr}`));
-      // A last line without its newline was cut off mid-print; it is no acknowledgement.
-      resolve(stdout.split('\n').slice(0, -1));
-    });
-  });
+  return runUntilKilled(CRASH_WRITER, [dir], acks);
 }
 
 describe('fs archive crash safety', () => {

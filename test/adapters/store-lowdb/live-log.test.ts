@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendFile, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { openLowdbStore, STORE_FILE_NAME, type LowdbStore } from '../../../adapters/store-lowdb/index.js';
 import { LIVE_JOURNAL_FILE_NAME } from '../../../adapters/store-lowdb/live-journal.js';
@@ -11,6 +12,8 @@ import type { StoredHook } from '../../../core/hooks/record.js';
 import { sampleDefinition } from '../../support/definitions.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 import { CrashImages } from './crash-image.js';
+import { runUntilKilled } from '../../support/kill-after-acks.js';
+import { liveCrashHookUuid } from './live-crash-hooks.js';
 
 let created = 1_700_000_000_000;
 
@@ -167,4 +170,40 @@ describe('lowdb live log', () => {
       .catch((err: Error) => err);
     expect(error).to.be.instanceOf(Error).with.property('message').that.includes(LIVE_LOG_FILE_NAME);
   });
+});
+
+const LIVE_CRASH_WRITER = fileURLToPath(new URL('./live-crash-writer.ts', import.meta.url));
+
+/** Run the live crash writer on `dir`, SIGKILL it soon after `acks` acknowledged steps; the last height acked. */
+async function stepUntilKilled(dir: string, acks: number, rewriteBytes: number): Promise<number> {
+  return Number((await runUntilKilled(LIVE_CRASH_WRITER, [dir, String(rewriteBytes)], acks)).at(-1));
+}
+
+describe('lowdb live log crash safety', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await makeTempDir('stackhooks-live-crash-');
+  });
+  afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+  for (const rewriteBytes of [4 << 20, 1_500]) {
+    it(`keeps every acknowledged live step when the writer is killed mid-stream, rewriting the log after ${rewriteBytes} bytes`, async function () {
+      this.timeout(60_000);
+      const acked = await stepUntilKilled(dir, 300, rewriteBytes);
+      expect(acked).to.be.at.least(300);
+      const store = await openLowdbStore(dir);
+      try {
+        // The step in flight at the kill may have reached the disk too, never more than that one.
+        const { evaluated } = await store.hooks.liveProgress();
+        expect(evaluated).to.be.oneOf([acked, acked + 1]);
+        for (let i = 0; i < 20; i++) {
+          const { status } = (await store.hooks.get('crash', liveCrashHookUuid(i)))!;
+          expect(status.occurrence_count, `hook ${i}`).to.equal(Math.floor(evaluated / (i + 1)));
+          expect(status.evaluated_block_count, `hook ${i}`).to.equal(evaluated);
+        }
+      } finally {
+        await store.close();
+      }
+    });
+  }
 });

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -18,6 +17,7 @@ import type { LowdbStore } from '../../../adapters/store-lowdb/index.js';
 import { createHook, setEnabled } from '../../../core/hooks/lifecycle.js';
 import type { StoredHook } from '../../../core/hooks/record.js';
 import { CrashImages } from './crash-image.js';
+import { runUntilKilled } from '../../support/kill-after-acks.js';
 import { accountStoreContract } from '../../contracts/account-store.contract.js';
 import { hookRepositoryContract } from '../../contracts/hook-repository.contract.js';
 
@@ -246,32 +246,10 @@ describe('openLowdbStore', () => {
 });
 
 const CRASH_WRITER = fileURLToPath(new URL('./crash-writer.ts', import.meta.url));
-const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Run the crash writer on `dir`, SIGKILL it soon after `acks` acknowledged inserts; every uuid it acked. */
 function insertUntilKilled(dir: string, acks: number, compactAfterBytes: number): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    const args = ['--import', 'tsx', CRASH_WRITER, dir, '8', String(compactAfterBytes)];
-    const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT });
-    let stdout = '';
-    let stderr = '';
-    let killed = false;
-    child.stdout.setEncoding('utf-8').on('data', (chunk: string) => {
-      stdout += chunk;
-      if (!killed && stdout.split('\n').length > acks) {
-        killed = true;
-        // A few milliseconds' random lag lands the kill at varying points, mid-write among them.
-        setTimeout(() => child.kill('SIGKILL'), Math.random() * 10);
-      }
-    });
-    child.stderr.setEncoding('utf-8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (_code, signal) => {
-      if (signal !== 'SIGKILL') return reject(new Error(`the crash writer exited on its own: ${stderr}`));
-      // A last line without its newline was cut off mid-print; it is no acknowledgement.
-      resolve(stdout.split('\n').slice(0, -1));
-    });
-  });
+  return runUntilKilled(CRASH_WRITER, [dir, '8', String(compactAfterBytes)], acks);
 }
 
 describe('lowdb store crash safety', () => {
