@@ -32,7 +32,7 @@ export type JournalEntry =
   | { t: 'queue'; hook: string; ids: string[]; parked?: string[] }
   | { t: 'cold'; hook: string; run: ColdRunSnapshot }
   | { t: 'settled_run'; hook: string; run: SettledChunk }
-  | { t: 'sent'; hook: string; blocks: [string, number[]][] };
+  | { t: 'sent'; hook: string; blocks: [string, readonly number[]][] };
 
 /** An entry as a journal written before payload segments holds it. */
 type LegacyEntry =

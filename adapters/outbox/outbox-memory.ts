@@ -91,7 +91,7 @@ export class OutboxMemory {
   }
 
   /** One hook's sent blocks, oldest first. */
-  sentBlocksOf(hook: string): [string, number[]][] {
+  sentBlocksOf(hook: string): [string, readonly number[]][] {
     return this.sent.blocksOf(hook);
   }
 
@@ -182,7 +182,7 @@ export class OutboxMemory {
   }
 
   /** Snapshot restore: one hook's sent blocks, oldest first. */
-  restoreSent(hookUuid: string, blocks: [string, number[]][]): void {
+  restoreSent(hookUuid: string, blocks: [string, readonly number[]][]): void {
     this.sent.restore(hookUuid, blocks);
   }
 

@@ -8,14 +8,26 @@ import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
  */
 export const SENT_BLOCKS_PER_HOOK = 10_000;
 
+/** Distinct transaction index lists kept for sharing; past this, the oldest is no longer shared. */
+const SHARED_LISTS = 4_096;
+
+/** A block's entry in the reverse index: its hash string, which every hook's entry shares, and its hooks. */
+type SentBlock = { hash: string; hooks: Set<string> };
+
 /**
  * Which blocks each hook was sent in a live apply (and with which transactions), for rollbacks.
  * A reverse index block → hooks makes a lookup cost the hooks of those blocks, not every hook.
+ * Entries are kept until a hook has more than the limit, so they are what memory holds per hook
+ * and block: the many hooks sent one block share its hash string and, when they were sent the
+ * same transactions, one frozen index list (a snapshot restores each hook on its own, so sharing
+ * is by content, not by the order payloads came in).
  */
 export class SentApplies {
   /** hook → block hash → tx indexes; a Map keeps insertion order, so the first key is the oldest. */
-  private readonly byHook = new Map<string, Map<string, number[]>>();
-  private readonly byBlock = new Map<string, Set<string>>();
+  private readonly byHook = new Map<string, Map<string, readonly number[]>>();
+  private readonly byBlock = new Map<string, SentBlock>();
+  /** Index lists by their text, so equal lists are one array; the oldest go past SHARED_LISTS. */
+  private readonly lists = new Map<string, readonly number[]>();
   /** Told before a hook's blocks change (see `watch`). */
   private beforeChange: ((hook: string) => void) | undefined;
 
@@ -34,24 +46,17 @@ export class SentApplies {
     const hook = payload.hook_uuid;
     this.beforeChange?.(hook);
     for (const ref of payload.rollback) this.forget(hook, ref.hash);
-    if (payload.apply.length === 0) return;
-    let blocks = this.byHook.get(hook);
-    if (!blocks) this.byHook.set(hook, (blocks = new Map()));
-    for (const ref of payload.apply) {
-      blocks.delete(ref.hash);
-      blocks.set(ref.hash, [...ref.tx_indexes]);
-      let hooks = this.byBlock.get(ref.hash);
-      if (!hooks) this.byBlock.set(ref.hash, (hooks = new Set()));
-      hooks.add(hook);
-    }
-    while (blocks.size > this.limit) this.forget(hook, blocks.keys().next().value!);
+    this.add(
+      hook,
+      payload.apply.map((ref) => [ref.hash, ref.tx_indexes]),
+    );
   }
 
   /** hook → block hash → tx indexes, for those of `blockHashes` that were sent. */
   lookup(blockHashes: readonly string[]): Map<string, Map<string, number[]>> {
     const result = new Map<string, Map<string, number[]>>();
     for (const hash of blockHashes) {
-      for (const hook of this.byBlock.get(hash) ?? []) {
+      for (const hook of this.byBlock.get(hash)?.hooks ?? []) {
         const txIndexes = this.byHook.get(hook)!.get(hash)!;
         let blocks = result.get(hook);
         if (!blocks) result.set(hook, (blocks = new Map()));
@@ -74,17 +79,29 @@ export class SentApplies {
   }
 
   /** One hook's blocks, oldest first, for a snapshot. */
-  blocksOf(hook: string): [string, number[]][] {
+  blocksOf(hook: string): [string, readonly number[]][] {
     return [...(this.byHook.get(hook) ?? [])];
   }
 
   /** Restore one hook's blocks from a snapshot, oldest first. */
-  restore(hook: string, blocks: [string, number[]][]): void {
-    this.track({
-      hook_uuid: hook,
-      rollback: [],
-      apply: blocks.map(([hash, tx_indexes]) => ({ hash, index: 0, tx_indexes })),
-    });
+  restore(hook: string, blocks: [string, readonly number[]][]): void {
+    this.beforeChange?.(hook);
+    this.add(hook, blocks);
+  }
+
+  // Add blocks sent to `hook`, oldest first, and let its oldest go past the limit.
+  private add(hook: string, sent: [string, readonly number[]][]): void {
+    if (sent.length === 0) return;
+    let blocks = this.byHook.get(hook);
+    if (!blocks) this.byHook.set(hook, (blocks = new Map()));
+    for (const [hash, indexes] of sent) {
+      let block = this.byBlock.get(hash);
+      if (!block) this.byBlock.set(hash, (block = { hash, hooks: new Set() }));
+      block.hooks.add(hook);
+      blocks.delete(block.hash);
+      blocks.set(block.hash, this.shared(indexes));
+    }
+    while (blocks.size > this.limit) this.forget(hook, blocks.keys().next().value!);
   }
 
   private forget(hook: string, hash: string): void {
@@ -95,8 +112,18 @@ export class SentApplies {
   }
 
   private unindex(hook: string, hash: string): void {
-    const hooks = this.byBlock.get(hash);
-    hooks?.delete(hook);
-    if (hooks?.size === 0) this.byBlock.delete(hash);
+    const block = this.byBlock.get(hash);
+    block?.hooks.delete(hook);
+    if (block?.hooks.size === 0) this.byBlock.delete(hash);
+  }
+
+  // The one frozen list equal to `indexes`: a thousand hooks sent one block's transactions hold one array.
+  private shared(indexes: readonly number[]): readonly number[] {
+    const key = indexes.join(',');
+    let list = this.lists.get(key);
+    if (list) return list;
+    this.lists.set(key, (list = Object.freeze([...indexes])));
+    if (this.lists.size > SHARED_LISTS) this.lists.delete(this.lists.keys().next().value!);
+    return list;
   }
 }

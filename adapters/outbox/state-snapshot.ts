@@ -24,7 +24,7 @@ export class StateSnapshot {
   /** Records of entries that changed after the instant, as they were at it. */
   private readonly preserved = new Map<Readonly<OutboxEntry>, Buffer>();
   /** Sent blocks not encoded yet, of hooks whose blocks changed after the instant, as they were at it. */
-  private readonly preservedSent = new Map<string, [string, number[]][]>();
+  private readonly preservedSent = new Map<string, [string, readonly number[]][]>();
   /** Hooks whose sent blocks are not encoded yet. */
   private readonly sentToEncode: Set<string>;
   private released = false;
