@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { arrayLiteral } from './array-literal.js';
 import { advanceProgress, type LiveProgress, type LiveStep } from '../../core/hooks/live-progress.js';
 import type { HookStatus, StoredHook } from '../../core/hooks/record.js';
 import type { DefinitionCache } from './definition-cache.js';
@@ -88,15 +89,15 @@ async function readLocked(
 ): Promise<StoredRow[]> {
   const { rows } = await client.query<Omit<StoredRow, 'definition'> & { version: string }>(
     `SELECT ${HOOK_STATE_COLUMNS}, hooks.xmin || ':' || hooks.ctid AS version FROM ${HOOKS_WITH_OCCURRENCES}
-     WHERE uuid = ANY ($1) ${LISTING_ORDER} ${LOCK_HOOKS}`,
-    [[...new Set(uuids)]],
+     WHERE uuid = ANY ($1::text[]) ${LISTING_ORDER} ${LOCK_HOOKS}`,
+    [arrayLiteral([...new Set(uuids)])],
   );
   const read = rows.map((row) => ({ ...row, definition: definitions.get(row.uuid, row.version)! }));
   const missing = read.filter((row) => row.definition === undefined);
   if (missing.length > 0) {
     const fetched = await client.query<Pick<StoredRow, 'uuid' | 'definition'>>(
-      'SELECT uuid, definition FROM hooks WHERE uuid = ANY ($1)',
-      [missing.map((row) => row.uuid)],
+      'SELECT uuid, definition FROM hooks WHERE uuid = ANY ($1::text[])',
+      [arrayLiteral(missing.map((row) => row.uuid))],
     );
     const byUuid = new Map(fetched.rows.map((row) => [row.uuid, row.definition]));
     for (const row of missing) {
@@ -155,7 +156,12 @@ async function writeOccurrences(client: pg.ClientBase, hooks: readonly Occurrenc
      ON CONFLICT (uuid) DO UPDATE SET occurrence_count = excluded.occurrence_count,
        last_occurrence_at = excluded.last_occurrence_at,
        last_occurrence_block_height = excluded.last_occurrence_block_height`,
-    [hooks.map((h) => h.uuid), hooks.map((h) => h.count), hooks.map((h) => h.at), hooks.map((h) => h.height)],
+    [
+      arrayLiteral(hooks.map((h) => h.uuid)),
+      arrayLiteral(hooks.map((h) => h.count)),
+      arrayLiteral(hooks.map((h) => h.at)),
+      arrayLiteral(hooks.map((h) => h.height)),
+    ],
   );
 }
 

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { arrayLiteral } from './array-literal.js';
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
 import { bodyFieldsJson, cutBodies, writeBlockTexts, type CutBodies } from './outbox-block-texts.js';
 import { refsOf } from './outbox-rows.js';
@@ -113,10 +114,10 @@ async function startQueues(
        SET head_id = excluded.head_id, head_seq = excluded.head_seq, next_attempt_at = excluded.next_attempt_at
        WHERE outbox_queues.head_id IS NULL`,
     [
-      firsts.map((p) => p.hook_uuid),
-      firsts.map((p) => p.id),
-      firsts.map((p) => seqOf.get(p.id)!),
-      firsts.map((p) => p.created_at),
+      arrayLiteral(firsts.map((p) => p.hook_uuid)),
+      arrayLiteral(firsts.map((p) => p.id)),
+      arrayLiteral(firsts.map((p) => seqOf.get(p.id)!)),
+      arrayLiteral(firsts.map((p) => p.created_at)),
     ],
   );
 }

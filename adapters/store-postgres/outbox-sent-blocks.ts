@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { arrayLiteral } from './array-literal.js';
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
 
 /**
@@ -52,7 +53,7 @@ export class SentBlocks {
       await client.query(
         `DELETE FROM outbox_sent_blocks s USING unnest($1::text[], $2::text[]) AS f(hook, hash)
          WHERE s.hook_uuid = f.hook AND s.block_hash = f.hash`,
-        [forgotten.map((c) => c.hook), forgotten.map((c) => c.hash)],
+        [arrayLiteral(forgotten.map((c) => c.hook)), arrayLiteral(forgotten.map((c) => c.hash))],
       );
     const remembered = changes.filter((c) => c.txIndexes !== null);
     if (remembered.length === 0) return;
@@ -62,10 +63,10 @@ export class SentBlocks {
          AS r(hook, hash, tx, seq)
        ON CONFLICT (hook_uuid, block_hash) DO UPDATE SET tx_indexes = excluded.tx_indexes, seq = excluded.seq`,
       [
-        remembered.map((c) => c.hook),
-        remembered.map((c) => c.hash),
-        remembered.map((c) => `{${c.txIndexes!.join(',')}}`),
-        remembered.map((_, i) => seqs[i]),
+        arrayLiteral(remembered.map((c) => c.hook)),
+        arrayLiteral(remembered.map((c) => c.hash)),
+        arrayLiteral(remembered.map((c) => `{${c.txIndexes!.join(',')}}`)),
+        arrayLiteral(remembered.map((_, i) => seqs[i])),
       ],
     );
     await this.trim(client, remembered);
@@ -111,7 +112,7 @@ export class SentBlocks {
        USING (SELECT h, (SELECT seq FROM outbox_sent_blocks WHERE hook_uuid = h ORDER BY seq DESC OFFSET $2 LIMIT 1) AS cut
               FROM unnest($1::text[]) AS h) c
        WHERE s.hook_uuid = c.h AND s.seq <= c.cut`,
-      [[...due], this.limit],
+      [arrayLiteral([...due]), this.limit],
     );
   }
 }
