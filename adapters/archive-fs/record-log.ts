@@ -12,6 +12,9 @@ export type LogPosition = { segment: number; offset: number };
 /** A record as found by a scan: the block's header, where it is, and its length on disk. */
 export type ScannedRecord = { header: BlockHeader; position: LogPosition; length: number };
 
+/** A record met reading on through the log: its block's hash, its length on disk, and its body (crc checked when taken). */
+export type MetRecord = { hash: string; length: number; body(): Buffer };
+
 const MAGIC = 0x53484231; // "SHB1"
 /** magic u32, payload length u32, crc32 of the payload u32. */
 const RECORD_HEAD = 12;
@@ -184,6 +187,53 @@ export class RecordLog {
       start = end;
     }
     return bodies;
+  }
+
+  /**
+   * The whole records in the next `bytes` bytes of the log from `from` (within its segment), and
+   * where reading on would start: after the last whole record, the next segment's start at a
+   * segment's end, or undefined at the log's end or at bytes that are no record (a reader then
+   * finds what it still wants another way). A record's crc is checked only when its body is taken,
+   * so records read past cost their framing alone.
+   */
+  async readOn(from: LogPosition, bytes: number): Promise<{ records: MetRecord[]; next?: LogPosition }> {
+    const size = (await this.segmentSize(from.segment)) ?? 0;
+    const wanted = Math.min(bytes, size - from.offset);
+    const records: MetRecord[] = [];
+    if (wanted <= 0) return { records, next: this.#after(from.segment, size) };
+    const handle = await this.#reader(from.segment);
+    const run = Buffer.allocUnsafe(wanted);
+    const { bytesRead } = await handle.read(run, 0, wanted, from.offset);
+    let at = 0;
+    while (at + RECORD_HEAD <= bytesRead) {
+      const length = RECORD_HEAD + run.readUInt32BE(at + 4);
+      if (run.readUInt32BE(at) !== MAGIC || length < RECORD_HEAD + PAYLOAD_HEAD) return { records };
+      if (at + length > bytesRead) break;
+      const record = run.subarray(at, at + length);
+      const offset = from.offset + at;
+      records.push({
+        hash: `0x${record.toString('hex', RECORD_HEAD, RECORD_HEAD + 32)}`,
+        length,
+        body() {
+          if (!isIntact(record)) {
+            throw new Error(`block record damaged at segment ${from.segment} offset ${offset}`);
+          }
+          return record.subarray(RECORD_HEAD + PAYLOAD_HEAD);
+        },
+      });
+      at += length;
+    }
+    const offset = from.offset + at;
+    return {
+      records,
+      next: offset < size ? { segment: from.segment, offset } : this.#after(from.segment, size),
+    };
+  }
+
+  // Where reading on starts once `segment` (of `size` bytes) is read to its end; undefined past the log's end.
+  #after(segment: number, size: number): LogPosition | undefined {
+    if (segment >= this.#end.segment || size === 0) return undefined;
+    return { segment: segment + 1, offset: 0 };
   }
 
   /**

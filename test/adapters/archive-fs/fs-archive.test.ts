@@ -1,9 +1,10 @@
-import { readdir, rm, stat, truncate } from 'node:fs/promises';
+import { readFile, readdir, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { openFsArchive } from '../../../adapters/archive-fs/index.js';
 import { encodeBlockRecord } from '../../../adapters/archive-fs/block-record.js';
+import { HashIndex } from '../../../adapters/archive-fs/hash-index.js';
 import { ChainBuilder, minimalNormalizedBlock } from '../../support/block-builder.js';
 import { runUntilKilled } from '../../support/kill-after-acks.js';
 import { makeTempDir } from '../../support/temp-dir.js';
@@ -16,6 +17,15 @@ async function lastSegment(dir: string): Promise<{ file: string; size: number }>
   const names = (await readdir(join(dir, 'segments'))).filter((name) => name.endsWith('.seg')).sort();
   const file = join(dir, 'segments', names.at(-1) as string);
   return { file, size: (await stat(file)).size };
+}
+
+/** A closed archive in `dir` holding a minimal chain of `count` blocks, and the chain. */
+async function closedArchiveOf(dir: string, label: string, count: number) {
+  const blocks = minimalChain(label, count);
+  const archive = await openFsArchive(dir);
+  for (const block of blocks) await archive.put(block);
+  await archive.close();
+  return blocks;
 }
 
 describe('openFsArchive', () => {
@@ -118,10 +128,7 @@ describe('openFsArchive', () => {
   });
 
   it('cuts a torn last record on reopen and stays consistent', async () => {
-    const blocks = minimalChain('torn', 30);
-    const first = await openFsArchive(dir);
-    for (const block of blocks) await first.put(block);
-    await first.close();
+    const blocks = await closedArchiveOf(dir, 'torn', 30);
     const { file, size } = await lastSegment(dir);
     await truncate(file, size - 10);
 
@@ -216,6 +223,43 @@ describe('openFsArchive', () => {
       blocks[3].block_identifier.hash,
     ]);
     await tight.close();
+  });
+
+  it('reads a range of a chain stored in height order with one index lookup, the rest from the log in a row', async () => {
+    const blocks = minimalChain('range-walk', 40);
+    const archive = await openFsArchive(dir);
+    for (const block of blocks) await archive.put(block);
+    // Checkpointed, so every lookup goes to the index files rather than the overlay in memory.
+    await archive.sync();
+    const lookup = HashIndex.prototype.get;
+    let lookups = 0;
+    HashIndex.prototype.get = function (hash: string) {
+      lookups++;
+      return lookup.call(this, hash);
+    };
+    try {
+      const first = blocks[0].block_identifier.index;
+      const range = await archive.canonicalRange(first + 4, first + 35);
+      expect(range).to.deep.equal(blocks.slice(4, 36));
+      expect(lookups).to.equal(1);
+    } finally {
+      HashIndex.prototype.get = lookup;
+      await archive.close();
+    }
+  });
+
+  it('refuses a range whose record was damaged on disk', async () => {
+    const blocks = await closedArchiveOf(dir, 'range-damaged', 5);
+    const { file } = await lastSegment(dir);
+    const bytes = await readFile(file);
+    // The last record's body: its crc no longer matches.
+    bytes[bytes.length - 3] ^= 0xff;
+    await writeFile(file, bytes);
+    const again = await openFsArchive(dir);
+    const start = blocks[0].block_identifier.index;
+    const error = await again.canonicalRange(start, start + 4).catch((err: Error) => err);
+    expect((error as Error).message).to.match(/damaged/);
+    await again.close();
   });
 
   it('refuses every call after close', async () => {
