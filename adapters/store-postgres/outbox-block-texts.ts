@@ -48,23 +48,16 @@ export function bodyFieldsJson(body: CutBody, textIds: readonly number[]): strin
   );
 }
 
-/** Store the enqueue's block texts under `textIds` (one a text), in the caller's transaction. */
-export async function writeBlockTexts(
-  client: pg.ClientBase,
-  texts: readonly string[],
-  textIds: readonly number[],
-): Promise<void> {
-  if (texts.length === 0) return;
-  // As JSON whose `text` fields are the blocks' own JSON: a `json` value keeps its text as written,
-  // so each is stored exactly as serialized, and never escaped on the way.
+/**
+ * The enqueue's block texts as rows for `json_to_recordset`, each under its id from `textIds`, with
+ * the enqueue's first text id as their batch. The `text` fields are the blocks' own JSON: a `json`
+ * value keeps its text as written, so each is stored exactly as serialized, and never escaped.
+ */
+export function blockTextsJson(texts: readonly string[], textIds: readonly number[]): string {
   let rows = '[';
   for (let i = 0; i < texts.length; i++)
     rows += `${i > 0 ? ',' : ''}{"id":${textIds[i]},"batch":${textIds[0]},"text":${texts[i]}}`;
-  await client.query(
-    `INSERT INTO outbox_block_texts (id, batch, text)
-     SELECT id, batch, text::text FROM json_to_recordset($1::json) AS t(id bigint, batch bigint, text json)`,
-    [`${rows}]`],
-  );
+  return `${rows}]`;
 }
 
 /** Forget the block texts no payload refers to any more (their payloads forgotten, or their bodies let go). */

@@ -1,7 +1,6 @@
 import type pg from 'pg';
-import { arrayLiteral } from './array-literal.js';
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
-import { bodyFieldsJson, cutBodies, writeBlockTexts, type CutBodies } from './outbox-block-texts.js';
+import { blockTextsJson, bodyFieldsJson, cutBodies, type CutBodies } from './outbox-block-texts.js';
 import { refsOf } from './outbox-rows.js';
 import type { SentBlocks } from './outbox-sent-blocks.js';
 
@@ -47,26 +46,34 @@ export async function insertPayloads(
   // Enough values for every payload, every sent-block change and every block text; unused ones are just gaps.
   const seqs = await takeSeqs(client, fresh.length + changes + cut.texts.length);
   const textIds = seqs.slice(fresh.length + changes);
-  await writeBlockTexts(client, cut.texts, textIds);
+  // One statement: the block texts, the payloads, and a head for each hook that had nothing pending.
+  // The queue upsert waits for the lock of a queue row that a report holds, then sees its latest
+  // head: none left means ours is next. It locks the rows in hook order, as batched reports do
+  // (migration 006), so neither waits on the other in a circle.
   const { rows } = await client.query<{ id: string }>(
-    `INSERT INTO outbox_payloads (id, hook_uuid, owner, url, kind, seq, queue_seq, apply_refs,
-       rollback_refs, body, body_parts, body_blocks, block_batch, created_at, state, next_attempt_at)
-     SELECT id, hook, owner, url, kind, seq, seq, apply::jsonb, rb::jsonb, coalesce(head, body::text), parts,
-       blocks, batch, created, 'pending', created
-     FROM json_to_recordset($1::json)
-       AS t(id text, hook text, owner text, url text, kind text, seq bigint, apply json, rb json, body json,
-            head text, parts text[], blocks bigint[], batch bigint, created bigint)
-     ON CONFLICT (id) DO NOTHING RETURNING id`,
-    [payloadRowsJson(fresh, seqs, cut, textIds)],
+    `WITH texts AS (
+       INSERT INTO outbox_block_texts (id, batch, text)
+       SELECT id, batch, text::text FROM json_to_recordset($2::json) AS t(id bigint, batch bigint, text json)),
+     added AS (
+       INSERT INTO outbox_payloads (id, hook_uuid, owner, url, kind, seq, queue_seq, apply_refs,
+         rollback_refs, body, body_parts, body_blocks, block_batch, created_at, state, next_attempt_at)
+       SELECT id, hook, owner, url, kind, seq, seq, apply::jsonb, rb::jsonb, coalesce(head, body::text), parts,
+         blocks, batch, created, 'pending', created
+       FROM json_to_recordset($1::json)
+         AS t(id text, hook text, owner text, url text, kind text, seq bigint, apply json, rb json, body json,
+              head text, parts text[], blocks bigint[], batch bigint, created bigint)
+       ON CONFLICT (id) DO NOTHING RETURNING id, hook_uuid, seq, created_at),
+     started AS (
+       INSERT INTO outbox_queues (hook_uuid, head_id, head_seq, next_attempt_at)
+       SELECT DISTINCT ON (hook_uuid) hook_uuid, id, seq, created_at FROM added ORDER BY hook_uuid, seq
+       ON CONFLICT (hook_uuid) DO UPDATE
+         SET head_id = excluded.head_id, head_seq = excluded.head_seq, next_attempt_at = excluded.next_attempt_at
+         WHERE outbox_queues.head_id IS NULL)
+     SELECT id FROM added`,
+    [payloadRowsJson(fresh, seqs, cut, textIds), blockTextsJson(cut.texts, textIds)],
   );
   const inserted = new Set(rows.map((r) => r.id));
   const added = fresh.filter((p) => inserted.has(p.id));
-  const seqOf = new Map(fresh.map((p, i) => [p.id, seqs[i]]));
-  await startQueues(
-    client,
-    firstOfEach(added, (p) => p.hook_uuid),
-    seqOf,
-  );
   await sent.write(client, sent.changesOf(added), seqs.slice(fresh.length, fresh.length + changes));
   return added.length;
 }
@@ -94,32 +101,6 @@ function payloadRowsJson(
       `"apply":${refs.apply},"rb":${refs.rollback},"created":${p.created_at},${bodyFieldsJson(cut.bodies[i], textIds)}}`;
   }
   return `${text}]`;
-}
-
-// Give each hook that had nothing pending its first new payload as head. The upsert waits for the
-// lock of a queue row that a report holds, then sees its latest head: none left means ours is next.
-// It locks the rows in hook order, as batched reports do (migration 006), so neither waits on the
-// other in a circle.
-async function startQueues(
-  client: pg.ClientBase,
-  firsts: readonly OutgoingPayload[],
-  seqOf: ReadonlyMap<string, number>,
-): Promise<void> {
-  if (firsts.length === 0) return;
-  await client.query(
-    `INSERT INTO outbox_queues (hook_uuid, head_id, head_seq, next_attempt_at)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[]) AS t(hook, head, seq, due)
-     ORDER BY hook
-     ON CONFLICT (hook_uuid) DO UPDATE
-       SET head_id = excluded.head_id, head_seq = excluded.head_seq, next_attempt_at = excluded.next_attempt_at
-       WHERE outbox_queues.head_id IS NULL`,
-    [
-      arrayLiteral(firsts.map((p) => p.hook_uuid)),
-      arrayLiteral(firsts.map((p) => p.id)),
-      arrayLiteral(firsts.map((p) => seqOf.get(p.id)!)),
-      arrayLiteral(firsts.map((p) => p.created_at)),
-    ],
-  );
 }
 
 // The first payload of each key, in order: an id repeated in one call is queued once, as the first.
