@@ -5,27 +5,32 @@ const DEFAULT_LIMIT = 200_000;
 
 /**
  * The definitions live steps have read, by hook, each with the version of the hook row it was read
- * from (its `xmin` and `ctid`: any write of the row makes a row version with others). A step reads a hook's definition only when
- * the row's version is not the one kept, so a block that reaches a thousand hooks neither sends nor
- * parses a thousand definitions it read before, and hands back the same definition objects the
- * matcher already holds (the port lets a step share them; nobody edits them in place).
+ * from (its `xmin` and `ctid`: any write of the row makes a row version with others). A step reads
+ * a hook's definition only when the row's version is not the one kept, so a block that reaches a
+ * thousand hooks neither sends nor parses a thousand definitions it read before, and hands back the
+ * same definition objects the matcher already holds (the port lets a step share them; nobody edits
+ * them in place). Definitions are held weakly: the matcher keeps those of its live hooks alive, and
+ * one it let go (a hook deleted by another process) is not kept here for nothing.
  */
 export class DefinitionCache {
-  private readonly entries = new Map<string, { version: string; definition: HookDefinition }>();
+  private readonly entries = new Map<string, { version: string; definition: WeakRef<HookDefinition> }>();
 
   constructor(private readonly limit = DEFAULT_LIMIT) {}
 
   /** The definition kept for the hook at this row version, or undefined. */
   get(uuid: string, version: string): HookDefinition | undefined {
     const entry = this.entries.get(uuid);
-    return entry?.version === version ? entry.definition : undefined;
+    if (entry?.version !== version) return undefined;
+    const definition = entry.definition.deref();
+    if (definition === undefined) this.entries.delete(uuid);
+    return definition;
   }
 
   /** Keep a definition read from the hook's row at `version`. */
   set(uuid: string, version: string, definition: HookDefinition): void {
-    // Hooks deleted by other processes leave entries behind; a bound keeps them from piling up.
+    // Entries of hooks deleted elsewhere stay until asked for again; a bound keeps them from piling up.
     if (this.entries.size >= this.limit && !this.entries.has(uuid)) this.entries.clear();
-    this.entries.set(uuid, { version, definition });
+    this.entries.set(uuid, { version, definition: new WeakRef(definition) });
   }
 
   /** Forget a hook (deleted here). */
