@@ -178,7 +178,7 @@ async function main(): Promise<void> {
       return {
         archive: await size(['blocks', 'canonical_blocks', 'contracts']),
         events: await size(['event_log']),
-        outbox: await size(['outbox_payloads', 'outbox_queues', 'outbox_sent_blocks']),
+        outbox: await size(['outbox_payloads', 'outbox_block_texts', 'outbox_queues', 'outbox_sent_blocks']),
         settled: 0,
         log: 0,
       };
