@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { arrayLiteral } from './array-literal.js';
 import { advanceProgress, type LiveProgress, type LiveStep } from '../../core/hooks/live-progress.js';
 import type { HookStatus, StoredHook } from '../../core/hooks/record.js';
+import { arrayLiteral } from './array-literal.js';
 import type { DefinitionCache } from './definition-cache.js';
 import {
   HOOK_STATE_COLUMNS,

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { arrayLiteral } from './array-literal.js';
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
+import { arrayLiteral } from './array-literal.js';
 
 /**
  * Blocks kept per hook for rollbacks (as in the embedded outbox): a reorg deeper than a hook's
