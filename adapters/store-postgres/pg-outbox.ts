@@ -12,6 +12,7 @@ import type {
 import type { Database } from './database.js';
 import { PgBodyGoneError } from './outbox-body-gone-error.js';
 import { forgetUnreferencedTexts } from './outbox-block-texts.js';
+import { OutboxVacuum } from './outbox-vacuum.js';
 import { insertPayloads, lockEnqueues, refreshHead, takeSeqs } from './outbox-queue-writes.js';
 import {
   RECORD_COLUMNS,
@@ -33,6 +34,8 @@ export type PgOutboxOptions = {
   keepDeliveredBodiesMs?: number;
   /** Blocks remembered per hook for rollbacks (default 10,000). */
   sentBlocksPerHook?: number;
+  /** Least time between two vacuums of the outbox's tables after prunes, in ms (default one minute). */
+  vacuumIntervalMs?: number;
 };
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -58,6 +61,7 @@ export class PgOutbox implements DeliveryQueue {
   readonly instanceId: string;
   private readonly leaseMs: number;
   private readonly keepDeliveredBodiesMs: number;
+  private readonly vacuum: OutboxVacuum;
   private readonly sent: SentBlocks;
   private readonly listeners = new Set<() => void>();
   /** Payloads leased here and not yet reported on: a report on one whose lease was lost is stale. */
@@ -71,6 +75,7 @@ export class PgOutbox implements DeliveryQueue {
     this.leaseMs = options.leaseMs ?? 60_000;
     this.keepDeliveredBodiesMs = options.keepDeliveredBodiesMs ?? HOUR_MS;
     this.sent = new SentBlocks(options.sentBlocksPerHook ?? SENT_BLOCKS_PER_HOOK);
+    this.vacuum = new OutboxVacuum(db, options.vacuumIntervalMs);
   }
 
   /** Queue payloads in order, in one transaction (known ids skipped); listeners hear of it after the commit. */
@@ -262,7 +267,8 @@ export class PgOutbox implements DeliveryQueue {
 
   /**
    * Forget settled payloads created before `before`, then let go of bodies delivered longer than the
-   * grace period ago, and of the block texts no payload refers to any more.
+   * grace period ago, and of the block texts no payload refers to any more; then vacuum, so their
+   * space is used again (at most once a minute).
    */
   async prune(before: number): Promise<number> {
     const forgotten = await this.db.pool.query(
@@ -276,6 +282,7 @@ export class PgOutbox implements DeliveryQueue {
       [Date.now() - this.keepDeliveredBodiesMs],
     );
     await forgetUnreferencedTexts(this.db.pool);
+    await this.vacuum.afterPrune();
     return forgotten.rowCount ?? 0;
   }
 
