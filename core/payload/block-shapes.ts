@@ -34,6 +34,12 @@ export class BlockShapes {
    * block, or all of them, so most payloads share their block rather than build it.
    */
   readonly #blocks: Table<PayloadBlock> = [];
+  /**
+   * Payload blocks of the other transaction sets per view, by the set's indexes: hooks that watch
+   * one kind of event (every STX transfer, say) match the same several transactions of a block,
+   * and one shaped block lets their payloads share its serialized text in memory and on disk.
+   */
+  readonly #subsets: (Map<string, PayloadBlock> | undefined)[] = [];
   readonly #blockMetadata: (PayloadBlockMetadata | undefined)[] = [];
 
   constructor(block: NormalizedBlock) {
@@ -47,7 +53,9 @@ export class BlockShapes {
     assertAscendingIndexes(txIndexes, count, block.block_identifier.hash);
     const key = commonMatchKey(txIndexes, count);
     const row = key < 0 ? undefined : (this.#blocks[view] ??= []);
-    const cached = row?.[key];
+    const subsets = key < 0 ? (this.#subsets[view] ??= new Map()) : undefined;
+    const subsetKey = subsets === undefined ? '' : txIndexes.join(',');
+    const cached = row?.[key] ?? subsets?.get(subsetKey);
     if (cached !== undefined) return cached;
     const transactions: PayloadTransaction[] = new Array(txIndexes.length);
     for (let i = 0; i < txIndexes.length; i++)
@@ -60,6 +68,7 @@ export class BlockShapes {
     };
     if (view & VIEW.blockMetadata) shaped.metadata = this.#blockMetadataOf(view);
     if (row !== undefined) row[key] = shaped;
+    else subsets!.set(subsetKey, shaped);
     return shaped;
   }
 
@@ -110,9 +119,9 @@ export class BlockShapes {
 }
 
 /**
- * Where a match's block is memoized: the index of its one transaction, the transaction count when
- * it matched them all (indexes are ascending and distinct, so as many as there are transactions
- * means every one), or -1 for any other set, which is built each time.
+ * Where a match's block is memoized in the tables: the index of its one transaction, the
+ * transaction count when it matched them all (indexes are ascending and distinct, so as many as
+ * there are transactions means every one), or -1 for any other set, memoized by its indexes.
  */
 function commonMatchKey(txIndexes: readonly number[], count: number): number {
   if (txIndexes.length === count) return count;

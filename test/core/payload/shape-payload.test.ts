@@ -135,6 +135,21 @@ describe('shapePayload', () => {
     ]);
   });
 
+  it('gives hooks that matched the same several transactions of a block one block, and another set its own', () => {
+    const first = shape([{ block: epoch2, txIndexes: [TX.call, TX.guarded] }]).event.apply[0];
+    const again = shape([{ block: epoch2, txIndexes: [TX.call, TX.guarded] }]).event.apply[0];
+    const other = shape([{ block: epoch2, txIndexes: [TX.call, TX.transfer] }]).event.apply[0];
+    const otherView = shape([{ block: epoch2, txIndexes: [TX.call, TX.guarded] }], [], null).event.apply[0];
+    expect(again).to.equal(first);
+    expect(other).to.not.equal(first);
+    expect(other.transactions.map((t) => t.transaction_identifier.hash)).to.deep.equal([
+      epoch2.transactions[TX.call].transaction_identifier.hash,
+      epoch2.transactions[TX.transfer].transaction_identifier.hash,
+    ]);
+    expect(otherView).to.not.equal(first);
+    expect(otherView.metadata).to.equal(undefined);
+  });
+
   it('keeps every operation of a matched transaction, numbered from 0 in normalized order', () => {
     for (const options of [null, ALL_ON]) {
       const [block] = shape([{ block: epoch2, txIndexes: [TX.call] }], [], options).event.apply;
