@@ -1,5 +1,8 @@
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
 
+/** A body held, and the length of its JSON. */
+type Held = { body: OutgoingPayload['body']; bytes: number };
+
 /**
  * The bodies of recently queued payloads, kept as the objects they were queued with, so that a
  * receiver that keeps up is sent from memory and never from disk. It holds at most `maxBytes` of
@@ -7,8 +10,14 @@ import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
  * records on disk, and memory does not grow with its backlog.
  */
 export class BodyCache {
-  private readonly bodies = new Map<string, { body: OutgoingPayload['body']; bytes: number }>();
+  private readonly bodies = new Map<string, Held>();
   private bytes = 0;
+  /**
+   * Walks the map oldest first across calls, each entry it passes let go. A walk started afresh at
+   * every insert would step over every entry deleted at the front since the map last compacted:
+   * thousands per insert in a full cache.
+   */
+  private evictor: MapIterator<[string, Held]> | undefined;
 
   constructor(private readonly maxBytes: number) {}
 
@@ -18,8 +27,15 @@ export class BodyCache {
     this.drop(id);
     this.bodies.set(id, { body, bytes });
     this.bytes += bytes;
-    for (const [oldest, held] of this.bodies) {
-      if (this.bytes <= this.maxBytes) break;
+    while (this.bytes > this.maxBytes) {
+      let next = this.evictor?.next();
+      if (!next || next.done) {
+        // A finished walk stays finished: the entries added since are the oldest now.
+        this.evictor = this.bodies.entries();
+        next = this.evictor.next();
+      }
+      if (next.done) break;
+      const [oldest, held] = next.value;
       this.bodies.delete(oldest);
       this.bytes -= held.bytes;
     }
