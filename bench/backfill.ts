@@ -58,7 +58,12 @@ const loadBefore = loadAverage();
 const progress = (line: string) => console.error(line);
 const chain = POSTGRES
   ? await pgBackfillChain(BLOCKS, EVERY, progress)
-  : await backfillChain(join(tmpdir(), `stackhooks-bench-backfill-${BLOCKS}-${EVERY}`), BLOCKS, EVERY, progress);
+  : await backfillChain(
+      join(tmpdir(), `stackhooks-bench-backfill-${BLOCKS}-${EVERY}`),
+      BLOCKS,
+      EVERY,
+      progress,
+    );
 if (args['build-only']) process.exit(0);
 const READS = Math.min(200_000, BLOCKS);
 let reads;
@@ -253,7 +258,10 @@ try {
   // The cached schema outlives the run: what the run registered goes with it.
   if (POSTGRES) {
     for (const uuid of hooks) {
-      await fetch(`${server.baseUrl}/chainhooks/v1/me/${uuid}`, { method: 'DELETE', headers: { 'x-api-key': KEY } });
+      await fetch(`${server.baseUrl}/chainhooks/v1/me/${uuid}`, {
+        method: 'DELETE',
+        headers: { 'x-api-key': KEY },
+      });
     }
   }
   server.child.kill('SIGTERM');

@@ -67,7 +67,9 @@ const latencySeconds = Number(values['latency-seconds']);
 const rounds = Number(values.rounds);
 const receiverMs = Number(values['receiver-ms']);
 if (!(latencySeconds > 0) || !Number.isInteger(rounds) || rounds < 1 || !(receiverMs > 0)) {
-  console.error('usage: npx tsx bench/deliver.ts [--latency-seconds N] [--rounds N] [--receiver-ms N] [--v1]');
+  console.error(
+    'usage: npx tsx bench/deliver.ts [--latency-seconds N] [--rounds N] [--receiver-ms N] [--v1]',
+  );
   process.exit(2);
 }
 

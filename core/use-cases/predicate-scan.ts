@@ -49,7 +49,7 @@ export async function scanPredicate(
   const matcher = scopeMatcher(predicate.if_this);
   const limit = predicate.expire_after_occurrence ?? Infinity;
   const tally: ScanTally = { height: from - 1, scanned: 0, matched: 0, missing: 0, expired: false };
-  for (let start = from; start <= to && !tally.expired; ) {
+  for (let start = from; start <= to && !tally.expired;) {
     const end = Math.min(to, start + HEIGHTS_PER_READ - 1);
     const read = await readCanonicalRange(blocks, start, end);
     // A store may answer fewer heights than asked: the next read starts after what it gave.

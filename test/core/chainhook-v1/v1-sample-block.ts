@@ -17,7 +17,10 @@ import { ALICE, BOB, CAROL, NFT, TOKEN, TOKEN_CONTRACT } from '../matching/trans
 import { SIP10_ABI } from './token-abis.js';
 
 /** A `block_height` predicate posting to a receiver, with the two options that change a payload's shape. */
-export const v1Predicate = (include_contract_abi = false, decode_clarity_values = false): NetworkPredicate => ({
+export const v1Predicate = (
+  include_contract_abi = false,
+  decode_clarity_values = false,
+): NetworkPredicate => ({
   if_this: { scope: 'block_height', higher_than: 0 },
   then_that: { http_post: { url: 'http://127.0.0.1/p', authorization_header: 'Bearer x' } },
   include_contract_abi,
