@@ -172,21 +172,22 @@ describe('openFsArchive', () => {
     await archive.close();
   });
 
-  it('answers the tip, the count and the chain state without waiting for a range read queued before', async () => {
+  it('answers the tip and the count without waiting for a range read queued before', async () => {
     const blocks = minimalChain('settled', 40);
     const archive = await openFsArchive(dir);
     for (const block of blocks) await archive.put(block);
     const answered: string[] = [];
     const reading = archive.canonicalRange(1, 40).then(() => answered.push('range'));
-    const status = Promise.all([archive.tip(), archive.count(), archive.chainState()]).then(
-      ([tip, count]) => {
-        answered.push('status');
-        expect(tip).to.deep.equal(headerOfStored(blocks[39]));
-        expect(count).to.equal(40);
-      },
-    );
+    // The chain state also lists the quarantine folder, a read of its own: only its answer is checked.
+    const state = archive.chainState();
+    const status = Promise.all([archive.tip(), archive.count()]).then(([tip, count]) => {
+      answered.push('status');
+      expect(tip).to.deep.equal(headerOfStored(blocks[39]));
+      expect(count).to.equal(40);
+    });
     await Promise.all([reading, status]);
     expect(answered).to.deep.equal(['status', 'range']);
+    expect((await state).gaps).to.deep.equal([]);
     await archive.close();
   });
 
