@@ -1,9 +1,10 @@
 // Hooks at scale through the REST API, on the embedded store and on Postgres, in one run.
 // Registration: hooks registered with 64 requests in flight up to each level (1k, 10k, 50k, 100k),
 // then single registrations one at a time (p50/p99) and pages of GET /me at the first, middle and
-// last offset; the RSS of this process (server and client) at each level. Intake: at the last
-// level, blocks posted to the observer at 5/s while one hook is registered every 100 ms: the
-// observer's answer times, and the event loop's longest delay meanwhile.
+// last offset; the RSS of this process (server and client) at each level, and before the server
+// started (Node, tsx and the code, no store). Intake: at the last level, blocks posted to the
+// observer at 5/s while one hook is registered every 100 ms: the observer's answer times, and the
+// event loop's longest delay meanwhile.
 // Run: npx tsx bench/hooks.ts [--stores lowdb,postgres] [--levels 1000,10000,50000,100000]
 //        [--samples 200] [--intake-seconds 30]   (prints Markdown; progress on stderr)
 import { randomBytes } from 'node:crypto';
@@ -51,7 +52,15 @@ type Intake = {
   writesP99: number;
   loopMaxMs: number;
 };
-type StoreRun = { store: string; levels: Level[]; intake: Intake; stopMs: number; errors: number };
+type StoreRun = {
+  store: string;
+  /** RSS before the server started: Node, tsx and the code loaded, no store open. */
+  rssBeforeMiB: number;
+  levels: Level[];
+  intake: Intake;
+  stopMs: number;
+  errors: number;
+};
 
 const MiB = 1024 * 1024;
 
@@ -60,6 +69,7 @@ async function runStore(store: 'lowdb' | 'postgres'): Promise<StoreRun> {
   const schema = store === 'postgres' ? freshBenchSchema() : undefined;
   const key = `bench-${randomBytes(16).toString('hex')}`;
   const errors: string[] = [];
+  const rssBeforeMiB = process.memoryUsage().rss / MiB;
   const server = await startBenchServer({
     dataDir,
     errors,
@@ -107,7 +117,14 @@ async function runStore(store: 'lowdb' | 'postgres'): Promise<StoreRun> {
     console.error(`${store} intake: ${JSON.stringify(intake)}`);
     const stopping = performance.now();
     await server.stop();
-    return { store, levels, intake, stopMs: performance.now() - stopping, errors: errors.length };
+    return {
+      store,
+      rssBeforeMiB,
+      levels,
+      intake,
+      stopMs: performance.now() - stopping,
+      errors: errors.length,
+    };
   } finally {
     client.close();
     await server.stop().catch(() => undefined);
@@ -185,7 +202,7 @@ console.log(
       'single p50 ms',
       'single p99 ms',
       'GET /me p50 ms (first / middle / last page)',
-      'RSS MiB',
+      'RSS MiB (before the server started)',
     ],
     runs.flatMap((run) =>
       run.levels.map((level) => [
@@ -195,7 +212,7 @@ console.log(
         fmt(level.p50, 1),
         fmt(level.p99, 1),
         level.pages.map((ms) => fmt(ms, 1)).join(' / '),
-        fmt(level.rssMiB),
+        `${fmt(level.rssMiB)} (${fmt(run.rssBeforeMiB)})`,
       ]),
     ),
   ),

@@ -9,6 +9,7 @@ import type {
 } from '../../core/ports/hook-repository.js';
 import type { Database } from './database.js';
 import { DefinitionCache } from './definition-cache.js';
+import { HookVacuum } from './hook-vacuum.js';
 import {
   HOOKS_WITH_PROGRESS,
   LISTING_ORDER,
@@ -36,8 +37,12 @@ const OVER_LIMIT = 'SH403';
 export class PgHookRepository implements HookRepository {
   /** Definitions live steps read, reused while their hook rows stay unwritten. */
   readonly #definitions = new DefinitionCache();
+  /** Keeps the table's pages all-visible, which deep pages of a listing need (see HookVacuum). */
+  readonly #vacuum: HookVacuum;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database) {
+    this.#vacuum = new HookVacuum(db);
+  }
 
   /** Store a new hook unless its owner already has `maxPerOwner`; a repeated uuid is an error. */
   async insert(hook: StoredHook, maxPerOwner: number): Promise<boolean> {
@@ -55,7 +60,10 @@ export class PgHookRepository implements HookRepository {
         maxPerOwner,
       ])
       .then(
-        () => true,
+        () => {
+          this.#vacuum.written(1);
+          return true;
+        },
         (err: unknown) => {
           if ((err as { code?: unknown })?.code === OVER_LIMIT) return false;
           throw err;
@@ -138,7 +146,7 @@ export class PgHookRepository implements HookRepository {
     uuid: string,
     change: (hook: StoredHook) => StoredHook,
   ): Promise<StoredHook | undefined> {
-    return this.db.transaction(async (client) => {
+    const updated = await this.db.transaction(async (client) => {
       const { rows } = await client.query<HookRow>(
         `SELECT ${READ_COLUMNS} FROM ${HOOKS_WITH_PROGRESS} WHERE uuid = $1 AND owner = $2 ${LOCK_HOOKS}`,
         [uuid, owner],
@@ -148,6 +156,8 @@ export class PgHookRepository implements HookRepository {
       await writeWhole(client, writes);
       return writes[0]?.hook;
     });
+    if (updated) this.#vacuum.written(1);
+    return updated;
   }
 
   /** Apply `change` to every selected hook in one transaction; if it throws for any, none is changed. */
@@ -159,7 +169,7 @@ export class PgHookRepository implements HookRepository {
     // A null parameter leaves its criterion out; an empty list matches nothing, as it should. The
     // status is matched as the hook is shown (a live hook's stored `new` may read `streaming`), so after
     // the rows are read: the owner's other rows stay locked until the end of this short transaction.
-    return this.db.transaction(async (client) => {
+    const updated = await this.db.transaction(async (client) => {
       const { rows } = await client.query<HookRow>(
         `SELECT ${READ_COLUMNS} FROM ${HOOKS_WITH_PROGRESS}
          WHERE owner = $1
@@ -174,6 +184,8 @@ export class PgHookRepository implements HookRepository {
       await writeWhole(client, writes);
       return writes.map(({ hook }) => hook);
     });
+    this.#vacuum.written(updated.length);
+    return updated;
   }
 
   /** How far the live stream has come. */
@@ -194,7 +206,13 @@ export class PgHookRepository implements HookRepository {
     uuids: readonly string[],
     change: (hook: StoredHook) => StoredHook | undefined,
   ): Promise<StoredHook[]> {
-    return this.db.transaction((client) => writeLiveStep(client, step, uuids, change, this.#definitions));
+    const written = await this.db.transaction((client) =>
+      writeLiveStep(client, step, uuids, change, this.#definitions),
+    );
+    // Most of these changed only their occurrence rows, so this counts high: a vacuum of pages
+    // that stayed all-visible reads little more than the visibility map.
+    this.#vacuum.written(written.length);
+    return written;
   }
 
   /** Remove one hook; false when the owner has no such hook. */
@@ -203,8 +221,10 @@ export class PgHookRepository implements HookRepository {
       uuid,
       owner,
     ]);
-    if (rowCount === 1) this.#definitions.forget(uuid);
-    return rowCount === 1;
+    if (rowCount !== 1) return false;
+    this.#definitions.forget(uuid);
+    this.#vacuum.written(1);
+    return true;
   }
 
   /** Every hook of every owner, oldest first. */

@@ -111,6 +111,44 @@ export function hookRepositoryContract(name: string, open: () => Promise<HookRep
       expect(await repo.list('carol', 0, 10)).to.deep.equal({ total: 0, results: [] });
     });
 
+    it('lists every hook of a long listing once, oldest first, however deep the page', async () => {
+      const base = reserveMs(1_000);
+      // Enough hooks that a store maintaining its tables after many writes does so meanwhile; three
+      // to a millisecond, in no time order, with another owner's between them.
+      const alices = Array.from({ length: 1_200 }, (_, i) =>
+        newHook('alice', { atMs: base + ((i * 7) % 400) }),
+      );
+      const queue = alices.flatMap((hook, i) =>
+        i % 15 === 0 ? [hook, newHook('bob', { atMs: base + i })] : [hook],
+      );
+      // Eight writers at a time, as a busy API writes them.
+      await Promise.all(
+        Array.from({ length: 8 }, async (_, lane) => {
+          for (let i = lane; i < queue.length; i += 8) {
+            expect(await repo.insert(queue[i], 10_000)).to.equal(true);
+          }
+        }),
+      );
+      const gone = [alices[3], alices[700], alices[1_199]];
+      for (const hook of gone) expect(await repo.delete('alice', hook.uuid)).to.equal(true);
+      const kept = alices.filter((hook) => !gone.includes(hook));
+      // Oldest first; uuids, which are unique, break ties by code point.
+      const expected = kept.sort((a, b) => a.created_at_ms - b.created_at_ms || (a.uuid < b.uuid ? -1 : 1));
+
+      const walked: StoredHook[] = [];
+      for (let offset = 0; offset < expected.length; offset += 100) {
+        const page = await repo.list('alice', offset, 100);
+        expect(page.total).to.equal(1_197);
+        walked.push(...page.results);
+      }
+      expect(uuidsOf(walked)).to.deep.equal(uuidsOf(expected));
+      expect(await repo.list('alice', 1_190, 20)).to.deep.equal({
+        total: 1_197,
+        results: expected.slice(1_190),
+      });
+      expect(await repo.list('alice', 1_197, 20)).to.deep.equal({ total: 1_197, results: [] });
+    });
+
     it('lists only the hooks passing a filter, matching the name without regard to case', async () => {
       const named = (name: string, enabled: boolean) => {
         const hook = newHook('alice');
