@@ -1,35 +1,36 @@
-// Soak: the real server (startServer) run for minutes at a steady load, its cost printed per window.
-// 5,000 hooks, 2% of them matching every block (stx events); blocks posted to the observer at a
-// steady rate, copies of the recorded 63-transaction block (poisonmicroblock.tsv): 1 in 10 whole,
-// the others cut to its first few transactions that move STX (so every block matches the matching
-// hooks: the block's first transactions have no events at all) and their events; every receiver
-// (one child process) answers 200 after 10 ms. Each window prints RSS, the disk of each part
-// (archive, event log, outbox bodies, settled log records, delivery log), the age of the oldest
-// payload one matching hook's delivery log still lists, the outbox's entries in memory, the longest
-// event-loop pause, the observer's POST p50/p99, delivery p50/p99 (block posted → its webhook
-// received) and the payloads pending. At the end it waits for the webhooks
-// still due and counts any missing.
+// Soak: the real server, its own process (`stackhooks serve` from the sources, as `npm start` runs
+// it), run for minutes at a steady load, its cost printed per window. 5,000 hooks registered
+// through the REST API, 2% of them matching every block (stx events); blocks posted to the observer
+// at a steady rate, copies of the recorded 63-transaction block (poisonmicroblock.tsv): 1 in 10
+// whole, the others cut to its first few transactions that move STX (so every block matches the
+// matching hooks: the block's first transactions have no events at all) and their events; every
+// receiver (one child process) answers 200 after 10 ms. Each window prints the server process's
+// RSS (at the window's end and its peak in the window, from /proc) and its V8 heap in use (its
+// /metrics), the disk of each part (archive, event log, outbox bodies, settled log records,
+// delivery log), how often the embedded outbox's journal was rewritten, the age of the oldest
+// payload one matching hook's delivery log still lists (its REST API), the server's longest
+// event-loop pause (its /metrics), the observer's POST p50/p99, delivery p50/p99 (block posted →
+// its webhook received) and the payloads pending (its /metrics). At the end it waits for the
+// webhooks still due, counts any missing, and prints the figures over all windows against the
+// targets.
 //
 // Run: npx tsx bench/soak.ts [--minutes N] [--store embedded|postgres] [--window-seconds 30]
-//   [--retention 5m] [--body-retention 1m] [--rate 3]
+//   [--retention 5m] [--body-retention 1m] [--rate 3] [--hooks 5000]
 // (Postgres: STACKHOOKS_TEST_DATABASE_URL or the local server, in a fresh schema.)
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import type { FsOutbox } from '../adapters/outbox/index.js';
 import { dataFolders } from '../apps/server/data-folders.js';
-import { DELIVERY_QUEUE, type DeliveryQueue } from '../core/ports/delivery-queue.js';
 import type { NodeBlock } from '../core/stacks-codec/node-block.js';
-import { startBenchServer } from './support/bench-server.js';
 import { busyCopy, readFirstNodeBlock } from './support/busy-blocks.js';
 import { matchingDefinition, nonMatchingDefinition } from './support/deliver-hooks.js';
 import { machineLine } from './support/measure.js';
+import { startSoakServer } from './support/soak-server.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = process.env.STACKHOOKS_FIXTURES ?? resolve(root, '../shared/fixtures');
@@ -119,6 +120,33 @@ const pct = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
 
+type Window = {
+  rss: number;
+  peak?: number;
+  observerP99: number;
+  deliveryP99: number;
+  pause: number;
+  oldest?: number;
+};
+
+/** The figures over every window, against the soak's targets. */
+function summary(windows: Window[]): string {
+  const max = (values: number[]) => Math.max(...values.filter(Number.isFinite));
+  const over = (values: number[], limit: number) => values.filter((v) => v > limit).length;
+  const highs = windows.map((w) => w.peak ?? w.rss);
+  const observerP99 = windows.map((w) => w.observerP99);
+  const deliveryP99 = windows.map((w) => w.deliveryP99);
+  const rss = windows.some((w) => w.peak !== undefined) ? 'RSS (window peaks)' : 'RSS (at window ends)';
+  return (
+    `Over all ${windows.length} windows: ${rss} ${MiB(Math.min(...windows.map((w) => w.rss)))}-${MiB(max(highs))} MiB ` +
+    `(${over(highs, 500 * 1024 * 1024)} windows over 500); ` +
+    `observer p99 max ${max(observerP99)} ms (${over(observerP99, 50)} windows over 50); ` +
+    `delivery p99 max ${max(deliveryP99)} ms (${over(deliveryP99, 1000)} over 1 s); ` +
+    `loop pause max ${max(windows.map((w) => w.pause))} ms; ` +
+    `oldest logged max ${max(windows.map((w) => w.oldest ?? NaN))} s.`
+  );
+}
+
 async function main(): Promise<void> {
   const template = (await readFirstNodeBlock(join(fixtures, 'stacks-blockchain-api/poisonmicroblock.tsv')))
     .block;
@@ -142,30 +170,30 @@ async function main(): Promise<void> {
     const posted = postedAt.get(height);
     if (posted !== undefined) delivery.push(at - posted);
   });
-  const errors: string[] = [];
-  const server = await startBenchServer({
-    dataDir,
-    errors,
-    env: {
-      STACKHOOKS_MAX_HOOKS_PER_OWNER: String(hookCount),
-      STACKHOOKS_DELIVERY_RETENTION: values.retention!,
-      STACKHOOKS_DELIVERED_BODY_RETENTION: values['body-retention']!,
-      ...(databaseUrl && { STACKHOOKS_DATABASE_URL: databaseUrl }),
-    },
+  const server = await startSoakServer(dataDir, {
+    STACKHOOKS_MAX_HOOKS_PER_OWNER: String(hookCount),
+    STACKHOOKS_DELIVERY_RETENTION: values.retention!,
+    STACKHOOKS_DELIVERED_BODY_RETENTION: values['body-retention']!,
+    ...(databaseUrl && { STACKHOOKS_DATABASE_URL: databaseUrl }),
   });
-  const { stackhooks } = server;
   let watched = '';
   for (let i = 0; i < hookCount; i++) {
-    const hook = await stackhooks.registry.register(
-      'soak',
+    const uuid = await server.register(
       i < matching ? matchingDefinition(`match ${i}`, receiver.url) : neverDefinition(i, receiver.url),
     );
-    if (i === 0) watched = hook.uuid;
+    if (i === 0) watched = uuid;
   }
-  const queue = stackhooks.container.get<DeliveryQueue>(DELIVERY_QUEUE);
   const folders = dataFolders(dataDir);
   const db = databaseUrl ? new pg.Pool({ connectionString: databaseUrl.split('?')[0], max: 1 }) : undefined;
   const schema = databaseUrl && new URL(databaseUrl).searchParams.get('schema');
+  // The embedded outbox's journal is rewritten whole as its next generation (journal-<n>.log).
+  const journalGeneration = async (): Promise<number> =>
+    Math.max(
+      0,
+      ...(await readdir(folders.outbox).catch(() => [])).map((name) =>
+        Number(/^journal-(\d+)\.log$/.exec(name)?.[1] ?? 0),
+      ),
+    );
   const parts = async (): Promise<Record<string, number>> => {
     if (db) {
       const size = async (tables: string[]) => {
@@ -193,30 +221,25 @@ async function main(): Promise<void> {
   };
 
   console.log(
-    `# soak on the ${postgres ? 'Postgres' : 'embedded'} store: ${hookCount} hooks (${matching} matching), ${rate} blocks/s, ${minutes} min, retention ${values.retention}, body retention ${values['body-retention']}`,
+    `# soak on the ${postgres ? 'Postgres' : 'embedded'} store: ${hookCount} hooks (${matching} matching), ${rate} blocks/s, ${minutes} min, retention ${values.retention}, body retention ${values['body-retention']}; the server is process ${server.pid}`,
   );
   console.log(machineLine());
   console.log(
-    '\n| window end (s) | blocks | payloads received | RSS MiB | archive MiB | event log MiB | outbox MiB | settled records MiB | delivery log MiB | oldest logged s | entries in memory | loop pause max ms | observer p50/p99 ms | delivery p50/p99 ms | pending | load |',
+    '\n| window end (s) | blocks | payloads received | RSS MiB | RSS peak MiB | heap used MiB | archive MiB | event log MiB | outbox MiB | settled records MiB | delivery log MiB | journal rewrites | oldest logged s | loop pause max ms | observer p50/p99 ms | delivery p50/p99 ms | pending | load |',
   );
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  const loop = monitorEventLoopDelay({ resolution: 5 });
-  loop.enable();
-  // Retention held while running: the age of the oldest payload one matching hook's log still lists.
-  const oldestLogged = async (): Promise<string> => {
-    const { total } = await queue.list(watched, { offset: 0, limit: 1 });
-    if (total === 0) return '-';
-    const [oldest] = (await queue.list(watched, { offset: total - 1, limit: 1 })).results;
-    return oldest ? String(Math.round((Date.now() - oldest.created_at) / 1000)) : '-';
-  };
-  const entries = () => (postgres ? '-' : String((queue as FsOutbox).inMemory().entries));
+  console.log(`|${'---:|'.repeat(18)}`);
+  // Both read "since the last read": the peak RSS and prom-client's event-loop histogram. Reading
+  // them now starts the first window clean of the hooks' registration.
+  await server.memory();
+  await server.figures();
+  const windows: Window[] = [];
   const observer: number[] = [];
   const start = Date.now();
   const end = start + minutes * 60_000;
   let n = 0;
   let nextWindow = start + windowMs;
   let failedPosts = 0;
-  const url = `http://127.0.0.1:${server.observerPort}/new_block`;
+  let lastGeneration = await journalGeneration();
   while (Date.now() < end) {
     const due = start + (n * 1000) / rate;
     if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
@@ -225,31 +248,50 @@ async function main(): Promise<void> {
     const t0 = Date.now();
     postedAt.set(block.block_height, t0);
     if (block.events.some((e) => e.type.startsWith('stx_'))) expected += matching;
-    const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+    const res = await fetch(server.observerUrl, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
     await res.arrayBuffer();
     if (res.status !== 200) failedPosts++;
     observer.push(Date.now() - t0);
     n++;
     if (Date.now() >= nextWindow) {
+      const memory = await server.memory();
+      const figures = await server.figures();
       const p = await parts();
-      const pending = (await queue.pendingSummary()).pending;
-      const load = (await import('node:os')).loadavg()[0].toFixed(1);
+      const generation = await journalGeneration();
+      const loggedAt = await server.oldestLoggedAt(watched);
+      const oldest = loggedAt === undefined ? undefined : Math.round((Date.now() - loggedAt) / 1000);
+      const pause = Math.round((figures.get('nodejs_eventloop_lag_max_seconds') ?? NaN) * 1000);
+      const window: Window = {
+        ...memory,
+        observerP99: pct(observer, 99),
+        deliveryP99: pct(delivery, 99),
+        pause,
+        oldest,
+      };
+      windows.push(window);
       console.log(
-        `| ${Math.round((Date.now() - start) / 1000)} | ${n} | ${received} | ${MiB(process.memoryUsage().rss)} | ${MiB(p.archive)} | ${MiB(p.events)} | ${MiB(p.outbox)} | ${postgres ? '-' : MiB(p.settled)} | ${postgres ? '(in outbox)' : MiB(p.log)} | ${await oldestLogged()} | ${entries()} | ${(loop.max / 1e6).toFixed(0)} | ${pct(observer, 50)}/${pct(observer, 99)} | ${pct(delivery, 50)}/${pct(delivery, 99)} | ${pending} | ${load} |`,
+        `| ${Math.round((Date.now() - start) / 1000)} | ${n} | ${received} | ${MiB(memory.rss)} | ${memory.peak === undefined ? '-' : MiB(memory.peak)} | ${MiB(figures.get('nodejs_heap_size_used_bytes') ?? NaN)} | ${MiB(p.archive)} | ${MiB(p.events)} | ${MiB(p.outbox)} | ${postgres ? '-' : MiB(p.settled)} | ${postgres ? '(in outbox)' : MiB(p.log)} | ${postgres ? '-' : generation - lastGeneration} | ${oldest ?? '-'} | ${pause} | ${pct(observer, 50)}/${window.observerP99} | ${pct(delivery, 50)}/${window.deliveryP99} | ${figures.get('stackhooks_outbox_pending') ?? '-'} | ${loadavg()[0].toFixed(1)} |`,
       );
       observer.length = 0;
       delivery.length = 0;
-      loop.reset();
+      lastGeneration = generation;
       nextWindow += windowMs;
     }
   }
   // The webhooks still due go out before the count: a missing one is lost, not late.
   const drainUntil = Date.now() + 120_000;
   while (received < expected && Date.now() < drainUntil) await new Promise((r) => setTimeout(r, 250));
+  const exitCode = await server.stop();
+  const errors = server.errorLines();
+  for (const line of errors.slice(0, 10)) console.error(`stackhooks: ${line}`);
+  console.log(`\n${summary(windows)}`);
   console.log(
-    `\n${n} blocks posted, ${failedPosts} not answered 200; ${received} webhooks received of ${expected} expected (${expected - received} missing after up to 2 min of draining); ${errors.length} error lines.`,
+    `${n} blocks posted, ${failedPosts} not answered 200; ${received} webhooks received of ${expected} expected (${expected - received} missing after up to 2 min of draining); ${errors.length} error lines; the server exited ${exitCode} on SIGTERM.`,
   );
-  await server.stop();
   receiver.stop();
   await db?.end();
   if (databaseUrl) {

@@ -1,0 +1,106 @@
+// The server the soak drives: its own process, started through the command line as `npm start`
+// starts it and configured by its environment as an operator would, so that its memory and its
+// event loop are the server's alone (the soak's posting, receiving and statistics stay in the
+// bench's process). What the soak reads of it comes from outside: the kernel's view of its memory,
+// its Prometheus figures and its REST API.
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { freePort, spawnServer, type ServerProcess } from '../../test/support/server-process.js';
+
+/** The server process as the soak reads it. */
+export type SoakServer = {
+  pid: number;
+  observerUrl: string;
+  /** Register a hook through the REST API; its uuid. */
+  register(definition: object): Promise<string>;
+  /** When the oldest payload the hook's delivery log still lists was created (ms), if any. */
+  oldestLoggedAt(uuid: string): Promise<number | undefined>;
+  /** Resident memory now and at its highest since the last call (`peak` absent where the kernel refuses the reset). */
+  memory(): Promise<{ rss: number; peak?: number }>;
+  /** The server's Prometheus figures by name (labelled series summed). */
+  figures(): Promise<Map<string, number>>;
+  /** The error lines it logged so far. */
+  errorLines(): string[];
+  /** Stop it as an operator would (SIGTERM) and wait for its exit code. */
+  stop(): Promise<number | null>;
+};
+
+/** Start `stackhooks serve` on `dataDir` with `env` on top, and wait until its API answers. */
+export async function startSoakServer(dataDir: string, env: Record<string, string>): Promise<SoakServer> {
+  const key = `soak-${randomBytes(16).toString('hex')}`;
+  const observerPort = await freePort();
+  const metricsPort = await freePort();
+  const server: ServerProcess = await spawnServer({
+    STACKHOOKS_DATA_DIR: dataDir,
+    STACKHOOKS_API_KEY: key,
+    STACKHOOKS_NETWORK: 'mainnet',
+    STACKHOOKS_OBSERVER_PORT: String(observerPort),
+    STACKHOOKS_OBSERVER_HOST: '127.0.0.1',
+    STACKHOOKS_METRICS_PORT: String(metricsPort),
+    STACKHOOKS_METRICS_HOST: '127.0.0.1',
+    STACKHOOKS_METRICS_TOKEN: '',
+    // Registering thousands of hooks in a minute is the bench's setup, not a client's traffic.
+    STACKHOOKS_RATE_LIMIT_PER_MINUTE: '10000000',
+    // Info lines would only grow the captured output; warnings and errors are kept.
+    STACKHOOKS_LOG_LEVEL: 'warn',
+    // The embedded store unless `env` names a database (a developer's variable stays out).
+    STACKHOOKS_DATABASE_URL: '',
+    ...env,
+  });
+  const pid = server.child.pid!;
+  // A soak that fails midway leaves no server running behind it.
+  process.once('exit', () => server.child.exitCode === null && server.child.kill('SIGKILL'));
+  const api = `${server.baseUrl}/chainhooks/v1`;
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${api}${path}`, {
+      method,
+      headers: { 'x-api-key': key, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const answer = (await res.json()) as Record<string, unknown>;
+    if (res.status >= 400)
+      throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(answer)}`);
+    return answer;
+  };
+  let peakResets = true;
+  return {
+    pid,
+    observerUrl: `http://127.0.0.1:${observerPort}/new_block`,
+    register: async (definition) => (await call('POST', '/me', definition)).uuid as string,
+    oldestLoggedAt: async (uuid) => {
+      const { total } = (await call('GET', `/me/${uuid}/deliveries?limit=1`)) as { total: number };
+      if (total === 0) return undefined;
+      const page = await call('GET', `/me/${uuid}/deliveries?limit=1&offset=${total - 1}`);
+      return (page.results as { created_at: number }[])[0]?.created_at;
+    },
+    memory: async () => {
+      const status = await readFile(`/proc/${pid}/status`, 'utf8');
+      const kB = (field: string) =>
+        Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024;
+      const rss = kB('VmRSS');
+      if (!peakResets) return { rss };
+      const peak = kB('VmHWM');
+      // Writing 5 sets the peak back to the resident size now, so the next read is this window's peak.
+      await writeFile(`/proc/${pid}/clear_refs`, '5').catch(() => (peakResets = false));
+      return peakResets ? { rss, peak } : { rss };
+    },
+    figures: async () => {
+      const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      const figures = new Map<string, number>();
+      for (const line of text.split('\n')) {
+        const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{[^}]*\})? (\S+)$/.exec(line);
+        if (match) figures.set(match[1], (figures.get(match[1]) ?? 0) + Number(match[2]));
+      }
+      return figures;
+    },
+    errorLines: () =>
+      server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"level":"error"')),
+    stop: async () => {
+      server.child.kill('SIGTERM');
+      return server.exited;
+    },
+  };
+}
