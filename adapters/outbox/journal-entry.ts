@@ -1,6 +1,7 @@
 import type { DeliveryAttempt } from '../../core/delivery/delivery-record.js';
 import type { AttemptOutcome, OutgoingPayload } from '../../core/ports/delivery-queue.js';
 import type { ColdRunSnapshot } from './cold-run.js';
+import { placedOf, type EnqueuedBatch } from './enqueued-batch.js';
 import type { OutboxEntry, PayloadMeta } from './outbox-entry.js';
 import type { OutboxState } from './outbox-state.js';
 import type { Locator } from './payload-segments.js';
@@ -10,13 +11,15 @@ import type { SettledChunk } from './settled-run.js';
 type LocatorTuple = [number, number, number];
 
 /**
- * One record of the outbox journal. The first seven kinds are the changes as they happen; the last
+ * One record of the outbox journal. The first eight kinds are the changes as they happen; the last
  * six make up a compaction snapshot (the live state, written as one new segment). Payload bodies
  * are not in the journal but in the payload segments, which `loc` points into; a journal written
  * before that (a payload or a record with its `body`) is read, and its bodies moved into segments.
  */
 export type JournalEntry =
+  // One payload queued (written before batches); a batch is the payloads one enqueue added.
   | { t: 'enqueued'; payload: PayloadMeta; loc: LocatorTuple }
+  | EnqueuedBatch
   // `attempt` null: a payload held back without an attempt.
   | { t: 'attempt'; id: string; attempt: DeliveryAttempt | null; outcome: AttemptOutcome }
   // `at` (wall clock) is for a person reading the journal; replay does not need it.
@@ -61,6 +64,9 @@ export function applyEntry(state: OutboxState, payload: Buffer): boolean {
         return true;
       }
       state.enqueuePlaced({ meta: entry.payload, loc: locOf(entry.loc) });
+      return false;
+    case 'enqueued_batch':
+      for (const placed of placedOf(entry)) state.enqueuePlaced(placed);
       return false;
     case 'attempt':
       state.recordAttempt(entry.id, entry.attempt, entry.outcome);

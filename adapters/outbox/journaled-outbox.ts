@@ -8,6 +8,7 @@ import type {
   OutgoingPayload,
   PendingSummary,
 } from '../../core/ports/delivery-queue.js';
+import { batchOf } from './enqueued-batch.js';
 import { EnqueueListeners } from './enqueue-listeners.js';
 import { locTuple, type JournalEntry } from './journal-entry.js';
 import type { OutboxState } from './outbox-state.js';
@@ -40,9 +41,7 @@ export class JournaledOutbox implements DeliveryQueue {
   async enqueue(payloads: OutgoingPayload[]): Promise<void> {
     this.journal.usable();
     const added = this.state.enqueue(payloads);
-    await this.journal.commit(
-      added.map(({ meta, loc }): JournalEntry => ({ t: 'enqueued', payload: meta, loc: locTuple(loc) })),
-    );
+    await this.journal.commit(added.length > 0 ? [batchOf(added)] : []);
     if (added.length > 0) this.listeners.notify();
   }
 

@@ -3,6 +3,7 @@ import { appendFile, copyFile, readdir, readFile, rm, stat, writeFile } from 'no
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { expect } from 'chai';
+import { placedOf, type EnqueuedBatch } from '../../../adapters/outbox/enqueued-batch.js';
 import { BodyGoneError, openFsOutbox, type FsOutbox } from '../../../adapters/outbox/index.js';
 import {
   T0,
@@ -414,6 +415,33 @@ describe('FsOutbox', () => {
     expect(await again.get('h1', a.id)).to.include({ state: 'delivered' });
   });
 
+  it('replays a journal of one record per queued payload, as written before batches', async () => {
+    const [a, b] = [outgoing('h1', { created_at: T0 }), outgoing('h2', { created_at: T0 + 1 })];
+    const first = await open();
+    await first.enqueue([a, b]);
+    await first.close();
+    const [journal] = await journals(dir);
+    const records = readRecords(await readFile(join(dir, journal))).flatMap((record) =>
+      record.t === 'enqueued_batch'
+        ? placedOf(record as unknown as EnqueuedBatch).map(({ meta, loc }) => ({
+            t: 'enqueued',
+            payload: meta,
+            loc: [loc.seg, loc.off, loc.len],
+          }))
+        : [record],
+    );
+    expect(records.filter((r) => r.t === 'enqueued')).to.have.length(2);
+    await writeFile(
+      join(dir, journal),
+      Buffer.concat(records.map((r) => frame(Buffer.from(JSON.stringify(r))))),
+    );
+    const again = await open();
+    expect(await again.due(T0 + 10, 10, none)).to.deep.equal([
+      { payload: a, attempts: 0 },
+      { payload: b, attempts: 0 },
+    ]);
+  });
+
   it('replays the newest generation and removes what a crash during compaction left behind', async () => {
     const outbox = await open();
     const p = outgoing('h1');
@@ -470,6 +498,17 @@ describe('FsOutbox', () => {
 });
 
 /** A journal record: length, CRC-32, payload. */
+/** The journal records of a file, parsed. */
+function readRecords(bytes: Buffer): { t: string }[] {
+  const records: { t: string }[] = [];
+  for (let at = 0; at < bytes.length;) {
+    const length = bytes.readUInt32LE(at);
+    records.push(JSON.parse(bytes.subarray(at + 8, at + 8 + length).toString('utf8')) as { t: string });
+    at += 8 + length;
+  }
+  return records;
+}
+
 function frame(payload: Buffer): Buffer {
   const header = Buffer.alloc(8);
   header.writeUInt32LE(payload.length, 0);
