@@ -14,8 +14,19 @@ const SEGMENT_NAME = /^(\d{6})\.seg$/;
 
 const segmentName = (seg: number): string => `${String(seg).padStart(6, '0')}.seg`;
 
-/** A record appended but not yet on disk. */
-type Unwritten = { seg: number; off: number; bytes: Buffer };
+/**
+ * Records appended but not yet on disk: a run of them, one after the other in one segment from
+ * `off`, framed into the first `used` bytes of `bytes`.
+ */
+type Unwritten = { seg: number; off: number; bytes: Buffer; used: number };
+
+/**
+ * The first run of a flush is framed into a buffer this big, each next one into twice the last, up
+ * to `MAX_RUN_BYTES` (or one record's size): a single small record does not take a megabyte, and a
+ * thousand records are a few buffers.
+ */
+const FIRST_RUN_BYTES = 64 * 1024;
+const MAX_RUN_BYTES = 1024 * 1024;
 
 /**
  * The file outbox's payload records, each written once and never changed: numbered segment files
@@ -63,13 +74,14 @@ export class PayloadSegments {
     const length = Buffer.byteLength(text, 'utf8');
     const framed = HEADER_BYTES + length;
     if (mayStartSegment) this.makeRoom(framed);
-    // Encoded once, straight into the record's frame: no intermediate buffer to copy from.
-    const bytes = Buffer.allocUnsafe(framed);
-    bytes.write(text, HEADER_BYTES, 'utf8');
-    bytes.writeUInt32LE(length, 0);
-    bytes.writeUInt32LE(crc32(bytes.subarray(HEADER_BYTES)), 4);
+    // Encoded once, straight into the record's frame, beside the records placed before it.
+    const run = this.runFor(framed);
+    const { bytes, used: at } = run;
+    bytes.write(text, at + HEADER_BYTES, 'utf8');
+    bytes.writeUInt32LE(length, at);
+    bytes.writeUInt32LE(crc32(bytes.subarray(at + HEADER_BYTES, at + framed)), at + 4);
+    run.used += framed;
     const loc = { seg: this.active, off: this.activeSize, len: length };
-    this.unwritten.push({ seg: loc.seg, off: loc.off, bytes });
     this.activeSize += framed;
     this.sizes.set(this.active, this.activeSize);
     return loc;
@@ -155,8 +167,7 @@ export class PayloadSegments {
     try {
       for (const [seg, records] of groupBySegment(this.writing)) {
         const handle = await this.writer(seg);
-        const bytes = Buffer.concat(records.map((r) => r.bytes));
-        await writeAll(handle, bytes, records[0].off);
+        for (const run of records) await writeAll(handle, run.bytes.subarray(0, run.used), run.off);
         await handle.datasync();
       }
       if (this.startedNew) {
@@ -208,9 +219,35 @@ export class PayloadSegments {
 
   private findUnwritten(loc: Locator): Buffer | undefined {
     for (const list of [this.writing, this.unwritten]) {
-      for (const record of list) if (record.seg === loc.seg && record.off === loc.off) return record.bytes;
+      for (const run of list) {
+        const at = loc.off - run.off;
+        if (run.seg === loc.seg && at >= 0 && at < run.used)
+          return run.bytes.subarray(at, at + HEADER_BYTES + loc.len);
+      }
     }
     return undefined;
+  }
+
+  // The run a record of `framed` bytes is placed at the end of: the last one when it ends where the
+  // active segment does and has room (a run being written is never appended to), else a new one.
+  private runFor(framed: number): Unwritten {
+    const last = this.unwritten.at(-1);
+    if (
+      last &&
+      last.seg === this.active &&
+      last.off + last.used === this.activeSize &&
+      last.used + framed <= last.bytes.length
+    )
+      return last;
+    const size = last ? Math.min(MAX_RUN_BYTES, 2 * last.bytes.length) : FIRST_RUN_BYTES;
+    const run = {
+      seg: this.active,
+      off: this.activeSize,
+      bytes: Buffer.allocUnsafe(Math.max(size, framed)),
+      used: 0,
+    };
+    this.unwritten.push(run);
+    return run;
   }
 
   private readFramed(loc: Locator): Buffer {
