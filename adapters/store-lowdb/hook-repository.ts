@@ -119,11 +119,11 @@ export class LowdbHookRepository implements HookRepository {
     return this.file.changeLive((state) => {
       const updated: StoredHook[] = [];
       const definitions = new Set<string>();
+      const { hooks, liveStream } = state;
       for (const uuid of new Set(uuids)) {
-        const current = state.hooks.get(uuid);
+        const current = hooks.get(uuid);
         if (!current) continue;
-        const { hooks, liveStream } = this.file.state;
-        const result = change(withLiveProgress(liveStepCopy(current), hooks.baseOf(uuid), liveStream));
+        const result = change(liveView(current, hooks.baseOf(uuid), liveStream));
         if (result === undefined) continue;
         const next = liveStepCopy(sameIdentity(current, result), current.definition);
         if (next.definition !== current.definition) definitions.add(uuid);
@@ -223,6 +223,17 @@ function liveStepCopy(hook: StoredHook, stored: HookDefinition = hook.definition
     status: { ...hook.status },
     ...(hook.delivery && { delivery: structuredClone(hook.delivery) }),
   };
+}
+
+/**
+ * `stored` as of the live stream's progress, as a copy whose status and delivery state are its own
+ * (`liveStepCopy`). Moving the counters copies the hook and its status already, so a hook without
+ * a delivery state is not copied twice.
+ */
+function liveView(stored: StoredHook, base: number, progress: LiveProgress): StoredHook {
+  const view = withLiveProgress(stored, base, progress);
+  const own = view !== stored && view.status !== stored.status && view.delivery === undefined;
+  return own ? view : liveStepCopy(view);
 }
 
 /** A private copy of a change's result, refused when the change moved the hook's identity or order. */

@@ -97,8 +97,11 @@ export class HookTable {
     if (!old) throw new Error(`hook ${hook.uuid} is not stored`);
     const list = this.#byOwner.get(old.owner)!;
     list[this.#indexOf(list, old)] = hook;
-    this.#count(old, -1);
-    this.#count(hook, 1);
+    // Most replacements (a live step's) leave status and `enabled` as they were, and the counts too.
+    if (old.status.status !== hook.status.status || old.status.enabled !== hook.status.enabled) {
+      this.#count(old, -1);
+      this.#count(hook, 1);
+    }
     this.#byUuid.set(hook.uuid, hook);
     this.#bases.set(hook.uuid, base);
     this.#touched.add(hook.uuid);

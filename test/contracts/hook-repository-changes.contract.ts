@@ -102,6 +102,26 @@ export function hookChangeCases(current: () => HookRepositorySubject): void {
       expect(await repo.recordLiveStep(noBlocks, [a.uuid], () => undefined)).to.deep.equal([]);
     });
 
+    it('keeps the store apart from the hook a change edits in place, with and without a delivery state', async () => {
+      const [a, b] = [newHook('alice'), newHook('bob')];
+      await insertAll(repo, [a, b]);
+      await repo.update('bob', b.uuid, (hook) => ({
+        ...hook,
+        delivery: { resuming: { from_block_height: 5, next_block_height: 6 } },
+      }));
+      // The stream moves on, so each hook is handed over with its evaluations brought up to it.
+      await repo.recordLiveStep({ blocks: 1, height: 1, at: 10 }, [], () => undefined);
+      await repo.recordLiveStep(noBlocks, [a.uuid, b.uuid], (hook) => {
+        hook.status.occurrence_count = 42;
+        if (hook.delivery?.resuming) hook.delivery.resuming.next_block_height = 42;
+        return undefined;
+      });
+      expect((await repo.get('alice', a.uuid))!.status.occurrence_count).to.equal(0);
+      const bob = (await repo.get('bob', b.uuid))!;
+      expect(bob.status.occurrence_count).to.equal(0);
+      expect(bob.delivery?.resuming?.next_block_height).to.equal(6);
+    });
+
     it('keeps status and delivery changes apart from the objects the caller holds afterwards', async () => {
       const a = newHook('alice');
       await insertAll(repo, [a]);
