@@ -11,12 +11,16 @@ import { HEADER_BYTES, type Locator, type PayloadSegments } from './payload-segm
 export type BlockPlaces = WeakMap<object, Locator>;
 
 /**
- * A payload's record with its body cut around its shared blocks (`payloadTextParts`): the body's
- * own texts, and the place in the same segment of each block's text, a record of its own written
- * once per segment for every payload that shares the block. The body is put back together when it
- * is read. A record without `body_blocks` holds its body whole.
+ * A payload's record with its body cut around its shared blocks (`payloadTextParts`): a line of JSON
+ * (the metadata, the place in the same segment of each block's text, a record of its own written
+ * once per segment for every payload that shares the block, and the length of each of the body's
+ * own texts), then those texts as they are, one after the other. They are JSON already: written
+ * raw, they are neither escaped nor unescaped again. The body is put back together when it is read.
+ * A record without the line holds its body whole (`body`), or, as written before the line, its
+ * texts as JSON strings (`body_texts`).
  */
-type SharedBlockRecord = PayloadMeta & { body_texts: string[]; body_blocks: [number, number][] };
+type SharedBlockHead = PayloadMeta & { body_blocks: [number, number][]; body_lengths: number[] };
+type QuotedTextsRecord = PayloadMeta & { body_texts: string[]; body_blocks: [number, number][] };
 
 /** At most this many UTF-8 bytes per UTF-16 code unit: a bound for a string's bytes without counting them. */
 const MAX_BYTES_PER_CHAR = 3;
@@ -42,10 +46,12 @@ export function placePayloadRecord(
     const text = parts.texts[0];
     return { loc: segments.append(`${own},"body":${text}}`), bodyLength: text.length };
   }
-  const head = `${own},"body_texts":${JSON.stringify(parts.texts)},"body_blocks":`;
-  let bound = HEADER_BYTES + MAX_BYTES_PER_CHAR * (head.length + REFERENCE_CHARS * parts.blocks.length);
+  const lengths = parts.texts.map((text) => text.length);
+  const head = `${own},"body_lengths":${JSON.stringify(lengths)},"body_blocks":`;
   let bodyLength = 0;
-  for (const text of parts.texts) bodyLength += text.length;
+  for (const length of lengths) bodyLength += length;
+  let bound =
+    HEADER_BYTES + MAX_BYTES_PER_CHAR * (head.length + REFERENCE_CHARS * parts.blocks.length + bodyLength);
   for (const { text } of parts.blocks) {
     bound += HEADER_BYTES + MAX_BYTES_PER_CHAR * text.length;
     bodyLength += text.length;
@@ -60,30 +66,48 @@ export function placePayloadRecord(
     }
     return [place.off, place.len];
   });
-  return { loc: segments.append(`${head}${JSON.stringify(references)}}`, false), bodyLength };
+  // JSON text holds no raw line break, so the first one ends the line.
+  const record = `${head}${JSON.stringify(references)}}\n${parts.texts.join('')}`;
+  return { loc: segments.append(record, false), bodyLength };
 }
 
 /** The whole payload from its record, its body put back together from its blocks' texts. */
 export function readPayloadRecord(segments: PayloadSegments, loc: Locator): OutgoingPayload {
-  const record = parseRecord(segments, loc);
-  if (!isSharedBlockRecord(record)) return record;
-  const { body_texts: texts, body_blocks: references, ...fields } = record;
-  let text = texts[0];
-  references.forEach(([off, len], i) => {
-    text += segments.read({ seg: loc.seg, off, len }).toString('utf8') + texts[i + 1];
-  });
-  return { ...fields, body: JSON.parse(text) as OutgoingPayload['body'] };
+  const text = segments.read(loc).toString('utf8');
+  const cut = text.indexOf('\n');
+  if (cut < 0) {
+    const record = JSON.parse(text) as OutgoingPayload | QuotedTextsRecord;
+    if (!('body_texts' in record)) return record;
+    const { body_texts: texts, body_blocks: references, ...fields } = record;
+    return { ...fields, body: joinBody(segments, loc.seg, texts, references) };
+  }
+  const {
+    body_lengths: lengths,
+    body_blocks: references,
+    ...fields
+  } = JSON.parse(text.slice(0, cut)) as SharedBlockHead;
+  let at = cut + 1;
+  const texts = lengths.map((length) => text.slice(at, (at += length)));
+  return { ...fields, body: joinBody(segments, loc.seg, texts, references) };
 }
 
 /** The payload's metadata from its record, without reading its body's blocks. */
 export function readPayloadMeta(segments: PayloadSegments, loc: Locator): PayloadMeta {
-  return metaOf(parseRecord(segments, loc));
+  const text = segments.read(loc).toString('utf8');
+  const cut = text.indexOf('\n');
+  return metaOf(JSON.parse(cut < 0 ? text : text.slice(0, cut)) as PayloadMeta);
 }
 
-function parseRecord(segments: PayloadSegments, loc: Locator): OutgoingPayload | SharedBlockRecord {
-  return JSON.parse(segments.read(loc).toString('utf8')) as OutgoingPayload | SharedBlockRecord;
-}
-
-function isSharedBlockRecord(record: OutgoingPayload | SharedBlockRecord): record is SharedBlockRecord {
-  return 'body_blocks' in record;
+// The body from its own texts and, between them, the texts of its blocks in segment `seg`.
+function joinBody(
+  segments: PayloadSegments,
+  seg: number,
+  texts: readonly string[],
+  references: readonly [number, number][],
+): OutgoingPayload['body'] {
+  let text = texts[0];
+  references.forEach(([off, len], i) => {
+    text += segments.read({ seg, off, len }).toString('utf8') + texts[i + 1];
+  });
+  return JSON.parse(text) as OutgoingPayload['body'];
 }

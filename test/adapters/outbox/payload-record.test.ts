@@ -9,6 +9,7 @@ import {
 } from '../../../adapters/outbox/payload-record.js';
 import { PayloadSegments } from '../../../adapters/outbox/payload-segments.js';
 import { metaOf } from '../../../adapters/outbox/outbox-entry.js';
+import { payloadTextParts } from '../../../core/payload/index.js';
 import { outgoing, sharingBlocks } from '../../contracts/delivery-queue.contract.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 import { queuedV1Body, shapeV1Payload } from '../../../core/chainhook-v1/shape-v1-payload.js';
@@ -40,6 +41,32 @@ describe('placePayloadRecord', () => {
     const text = await readFile(join(dir, '000001.seg'), 'utf8');
     expect(count(text, '"block 0 \\"quoted\\" ✓')).to.equal(1);
     expect(count(text, '"block 1 \\"quoted\\" ✓')).to.equal(1);
+    for (const [i, loc] of locs.entries()) {
+      expect(readPayloadRecord(segments, loc)).to.deep.equal(payloads[i]);
+      expect(readPayloadMeta(segments, loc)).to.deep.equal(metaOf(payloads[i]));
+    }
+  });
+
+  it("writes a body's own text as it is, not quoted again as a JSON string", async () => {
+    segments = await PayloadSegments.open(dir, 1 << 20);
+    const payloads = sharingBlocks(['h1', 'h2', 'h3'], 2);
+    for (const p of payloads) placePayloadRecord(segments, places, p);
+    await segments.flush();
+    const text = await readFile(join(dir, '000001.seg'), 'utf8');
+    expect(count(text, '{"chainhook":')).to.equal(3);
+    expect(count(text, '\\"chainhook\\"')).to.equal(0);
+  });
+
+  it("reads records that hold a body's own text as JSON strings, as written before", async () => {
+    segments = await PayloadSegments.open(dir, 1 << 20);
+    const payloads = sharingBlocks(['h1', 'h2'], 2);
+    const locs = payloads.map(({ body, ...fields }) => {
+      const parts = payloadTextParts(body);
+      const blocks = parts.blocks.map(({ text }) => segments.append(text, false));
+      const record = { ...fields, body_texts: parts.texts, body_blocks: blocks.map((b) => [b.off, b.len]) };
+      return segments.append(JSON.stringify(record), false);
+    });
+    await segments.flush();
     for (const [i, loc] of locs.entries()) {
       expect(readPayloadRecord(segments, loc)).to.deep.equal(payloads[i]);
       expect(readPayloadMeta(segments, loc)).to.deep.equal(metaOf(payloads[i]));
