@@ -44,7 +44,7 @@ export function placePayloadRecord(
   const own = JSON.stringify(fields).slice(0, -1);
   if (parts.blocks.length === 0) {
     const text = parts.texts[0];
-    return { loc: segments.append(`${own},"body":${text}}`), bodyLength: text.length };
+    return { loc: segments.append([own, ',"body":', text, '}']), bodyLength: text.length };
   }
   const lengths = parts.texts.map((text) => text.length);
   const head = `${own},"body_lengths":${JSON.stringify(lengths)},"body_blocks":`;
@@ -67,7 +67,7 @@ export function placePayloadRecord(
     return [place.off, place.len];
   });
   // JSON text holds no raw line break, so the first one ends the line.
-  const record = `${head}${JSON.stringify(references)}}\n${parts.texts.join('')}`;
+  const record = [head, JSON.stringify(references), '}\n', ...parts.texts];
   return { loc: segments.append(record, false), bodyLength };
 }
 

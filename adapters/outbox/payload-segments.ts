@@ -66,18 +66,23 @@ export class PayloadSegments {
   }
 
   /**
-   * Place a record of `text`'s UTF-8 bytes; it is written (and fsynced) by the next `flush`. It
-   * starts the next segment when this one is full, unless `mayStartSegment` is false: records that
-   * name each other by offset are placed after one `makeRoom` for all of them, in one segment.
+   * Place a record of `text`'s UTF-8 bytes (of its parts one after the other, when it is a list: a
+   * record made of pieces is not put together as one string first); it is written (and fsynced) by
+   * the next `flush`. It starts the next segment when this one is full, unless `mayStartSegment` is
+   * false: records that name each other by offset are placed after one `makeRoom` for all of them,
+   * in one segment.
    */
-  append(text: string, mayStartSegment = true): Locator {
-    const length = Buffer.byteLength(text, 'utf8');
+  append(text: string | readonly string[], mayStartSegment = true): Locator {
+    const parts = typeof text === 'string' ? [text] : text;
+    let length = 0;
+    for (const part of parts) length += Buffer.byteLength(part, 'utf8');
     const framed = HEADER_BYTES + length;
     if (mayStartSegment) this.makeRoom(framed);
     // Encoded once, straight into the record's frame, beside the records placed before it.
     const run = this.runFor(framed);
     const { bytes, used: at } = run;
-    bytes.write(text, at + HEADER_BYTES, 'utf8');
+    let end = at + HEADER_BYTES;
+    for (const part of parts) end += bytes.write(part, end, 'utf8');
     bytes.writeUInt32LE(length, at);
     bytes.writeUInt32LE(crc32(bytes.subarray(at + HEADER_BYTES, at + framed)), at + 4);
     run.used += framed;

@@ -28,6 +28,16 @@ describe('PayloadSegments', () => {
     await again.close();
   });
 
+  it('places a record given in parts as the text they join to', async () => {
+    const segments = await PayloadSegments.open(dir, 64 * 1024 * 1024);
+    const parts = ['{"a":"é€', '', '😀"', ',"b":[1,2]}'];
+    const loc = segments.append(parts);
+    await segments.flush();
+    expect(segments.read(loc).toString('utf8')).to.equal(parts.join(''));
+    expect(segments.read(segments.append('next')).toString('utf8')).to.equal('next');
+    await segments.close();
+  });
+
   it('places records one after the other across segments, each read back from its own', async () => {
     const segments = await PayloadSegments.open(dir, 256 * 1024);
     const placed: [Locator, string][] = texts.map((text) => [segments.append(text), text]);
