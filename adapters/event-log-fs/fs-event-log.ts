@@ -1,22 +1,13 @@
-import {
-  mkdir,
-  open,
-  readdir,
-  rename,
-  readFile,
-  truncate,
-  writeFile,
-  type FileHandle,
-} from 'node:fs/promises';
+import { mkdir, open, readdir, truncate, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EventLog, EventLogPosition, RawEvent } from '../../core/ports/event-log.js';
 import { writeAll } from '../../core/storage/write-all.js';
 import { diskWriteFailure, type DiskSpaceReport } from '../../core/storage/write-failure.js';
 import { RECORD_HEADER_BYTES, intactLength, readRecords, sealRecord } from './segment-file.js';
+import { readCheckpoint, writeCheckpoint } from './processed-mark.js';
 
 /** A segment is closed and a new one begun past this size, so recovery scans at most one segment. */
 const SEGMENT_BYTES = 64 * 1024 * 1024;
-const CHECKPOINT_FILE = 'processed.json';
 
 type Pending = {
   path: string;
@@ -62,6 +53,14 @@ function decode(payload: Buffer): RawEvent {
   };
 }
 
+/** The segment files of `dir`, oldest first. */
+async function listSegments(dir: string): Promise<Segment[]> {
+  return (await readdir(dir))
+    .filter((n) => /^\d{20}\.log$/.test(n))
+    .sort()
+    .map((n) => ({ firstId: Number(n.slice(0, 20)), path: join(dir, n) }));
+}
+
 function segmentName(firstId: number): string {
   return `${String(firstId).padStart(20, '0')}.log`;
 }
@@ -80,6 +79,8 @@ export class FsEventLog implements EventLog {
   private checkpointWrite: Promise<void> = Promise.resolve();
   /** A failed write may have left bytes past `size` that are still to be cut off. */
   private torn = false;
+  /** Another writer appends to this folder (the observer's own thread): this instance only reads. */
+  private appendedElsewhere = false;
 
   private constructor(
     private readonly dir: string,
@@ -96,8 +97,7 @@ export class FsEventLog implements EventLog {
   /** Open (or create) the log in `dir`, cutting off a torn tail a crash left behind. */
   static async open(dir: string, options: FsEventLogOptions = {}): Promise<FsEventLog> {
     await mkdir(dir, { recursive: true });
-    const names = (await readdir(dir)).filter((n) => /^\d{20}\.log$/.test(n)).sort();
-    const segments: Segment[] = names.map((n) => ({ firstId: Number(n.slice(0, 20)), path: join(dir, n) }));
+    const segments = await listSegments(dir);
     if (segments.length === 0) segments.push({ firstId: 1, path: join(dir, segmentName(1)) });
     const last = segments[segments.length - 1];
     const handle = await open(last.path, 'a+');
@@ -125,6 +125,10 @@ export class FsEventLog implements EventLog {
    * `storeUnavailable` when it could not be written (nothing of it is kept then).
    */
   append(path: string, body: string, receivedAt: number): Promise<number> {
+    if (this.appendedElsewhere)
+      return Promise.reject(
+        new Error('this event log is appended to by the observer thread; post the event to the observer'),
+      );
     return new Promise((resolve, reject) => {
       this.queue.push({ path, body, receivedAt, resolve, reject });
       this.flushing ??= this.flush();
@@ -136,27 +140,71 @@ export class FsEventLog implements EventLog {
     return this.nextId - 1;
   }
 
-  /** Up to `limit` entries after `afterId`, in order; sequential reads continue where the last stopped. */
+  /**
+   * Hand appending over to another writer of this folder (true), or take it back once that writer
+   * has closed (false). Two writers would give the same ids to different entries.
+   */
+  async appendElsewhere(elsewhere: boolean): Promise<void> {
+    if (elsewhere) {
+      this.appendedElsewhere = true;
+      while (this.flushing) await this.flushing;
+      return;
+    }
+    // The other writer may have begun segments and cut a torn tail: continue from what is on disk.
+    const segments = await listSegments(this.dir);
+    const last = segments[segments.length - 1] ?? this.segments[this.segments.length - 1];
+    const intact = await intactLength(last.path);
+    await this.handle.close().catch(() => undefined);
+    this.segments.splice(0, this.segments.length, ...(segments.length > 0 ? segments : [last]));
+    this.handle = await open(last.path, 'a+');
+    this.size = intact.length;
+    this.cursor = undefined;
+    if (intact.lastPayload) {
+      const newest = decode(intact.lastPayload);
+      this.follow({ id: newest.id, received_at: newest.received_at });
+    }
+    this.appendedElsewhere = false;
+  }
+
+  /**
+   * Take note of entries another writer appended to this folder and made durable (the observer's
+   * own thread): reads go up to the newest of them. This instance must not append meanwhile.
+   */
+  follow(newest: { id: number; received_at: number }): void {
+    if (newest.id < this.nextId) return;
+    this.nextId = newest.id + 1;
+    this.newest = { id: newest.id, received_at: newest.received_at };
+  }
+
+  /**
+   * Up to `limit` entries after `afterId`, in order; sequential reads continue where the last
+   * stopped. Only acknowledged entries are read: a record another writer has written but not yet
+   * synced may still be cut, and its id given to another body.
+   */
   async readAfter(afterId: number, limit: number): Promise<RawEvent[]> {
     await this.flushing;
+    const last = this.lastId();
     const out: RawEvent[] = [];
     let position = this.cursor?.afterId === afterId ? this.cursor : this.locate(afterId);
-    while (out.length < limit && position.segment < this.segments.length) {
+    let end = position.afterId >= last;
+    while (!end && out.length < limit && position.segment < this.segments.length) {
       const segment = this.segments[position.segment];
       const handle = await open(segment.path, 'r');
       try {
         const { size } = await handle.stat();
         for await (const record of readRecords(handle, position.offset, size)) {
           const event = decode(record.payload);
+          if (event.id > last) break;
           position = { afterId: event.id, segment: position.segment, offset: record.next };
           if (event.id > afterId) out.push(event);
-          if (out.length >= limit) break;
+          if (out.length >= limit || event.id === last) break;
         }
       } finally {
         await handle.close();
       }
-      if (out.length >= limit) break;
-      if (position.segment === this.segments.length - 1) break;
+      end = position.afterId >= last;
+      if (end || out.length >= limit) break;
+      if (position.segment === this.segments.length - 1 && !(await this.findNewSegments())) break;
       position = { afterId: position.afterId, segment: position.segment + 1, offset: 0 };
     }
     this.cursor = position;
@@ -201,6 +249,14 @@ export class FsEventLog implements EventLog {
     while (this.flushing) await this.flushing;
     await this.checkpointWrite;
     await this.handle.close();
+  }
+
+  // Segments another writer began since this instance listed them; true when there are any.
+  private async findNewSegments(): Promise<boolean> {
+    const known = this.segments[this.segments.length - 1].firstId;
+    const found = (await listSegments(this.dir)).filter((segment) => segment.firstId > known);
+    this.segments.push(...found);
+    return found.length > 0;
   }
 
   // Where reading after `afterId` starts: the segment whose first id is the next one or before it.
@@ -258,23 +314,4 @@ export class FsEventLog implements EventLog {
     this.handle = handle;
     this.size = 0;
   }
-}
-
-type Checkpoint = { processed: number; note?: string };
-
-async function readCheckpoint(dir: string): Promise<Checkpoint> {
-  try {
-    return JSON.parse(await readFile(join(dir, CHECKPOINT_FILE), 'utf8')) as Checkpoint;
-  } catch {
-    return { processed: 0 };
-  }
-}
-
-// The mark is replaced atomically (temp file, then rename), so a killed process leaves the old or
-// the new one. It is not fsynced (one per entry would slow the stream): after a power loss the mark
-// may lag, and entries are processed again, which is idempotent.
-async function writeCheckpoint(dir: string, processed: number, note: string | undefined): Promise<void> {
-  const temp = join(dir, `${CHECKPOINT_FILE}.tmp`);
-  await writeFile(temp, JSON.stringify({ processed, note }));
-  await rename(temp, join(dir, CHECKPOINT_FILE));
 }

@@ -18,7 +18,7 @@ export type ObserverOptions = {
   log: EventLog;
   logger: Logger;
   /** Called after each entry is durably appended, to wake the processing loop (and count it). */
-  onAppended: (id: number, path: string) => void;
+  onAppended: (id: number, path: string, receivedAt: number) => void;
   now?: () => number;
   /** Bytes of bodies held at once (default `OBSERVER_BODIES_IN_FLIGHT_BYTES`). */
   bodiesInFlightBytes?: number;
@@ -126,9 +126,11 @@ async function handle(
     } catch (err) {
       return reply(res, 400, { message: `body is not valid JSON: ${(err as Error).message}` });
     }
-    const id = await options.log.append(path, body, now());
+    const receivedAt = now();
+    const id = await options.log.append(path, body, receivedAt);
+    // Told first: a reader woken by the 200 (a test, a script) then finds the entry counted.
+    options.onAppended(id, path, receivedAt);
     reply(res, 200, { result: 'ok', id });
-    options.onAppended(id, path);
   } finally {
     budget.release(reserved);
   }

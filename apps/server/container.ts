@@ -89,8 +89,8 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   const clock = given.clock ?? new SystemClock();
   const conditions = new ServiceConditions();
   const network = options.network ?? 'mainnet';
-  const { hooks, accounts, blocks, contracts, backfills, eventLog, deliveries, postgres, closers } =
-    await openStores(options, { delivery, network, logger, clock, conditions });
+  const opened = await openStores(options, { delivery, network, logger, clock, conditions });
+  const { hooks, accounts, blocks, contracts, backfills, eventLog, deliveries, postgres, closers } = opened;
   const settings: ServiceSettings = {
     network,
     maxHooksPerOwner: options.maxHooksPerOwner ?? 1000,
@@ -265,6 +265,7 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
     backfillScans,
     ingest,
     eventLog,
+    eventLogAppender: opened.eventLogAppender,
     liveMatching,
     dispatcher,
     deliveryLog,

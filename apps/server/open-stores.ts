@@ -9,6 +9,7 @@ import { openFsOutbox } from '../../adapters/outbox/index.js';
 import { openFsEventLog } from '../../adapters/event-log-fs/index.js';
 import { FileBackfillStore, openLowdbStore } from '../../adapters/store-lowdb/index.js';
 import { dataFolders } from './data-folders.js';
+import type { EventLogAppender } from './event-log-appender.js';
 import { openPostgresAdapters, type PostgresAdapters } from './postgres-adapters.js';
 import { claimDataFolderNetwork } from './store-network.js';
 import type { Adapters, StackhooksOptions } from './stackhooks-types.js';
@@ -20,6 +21,8 @@ export type OpenedStores = Pick<
 > & {
   /** The Postgres adapters, when the stores are in a database. */
   postgres: PostgresAdapters | undefined;
+  /** How the observer's own thread appends to the event log, when it was opened here. */
+  eventLogAppender: EventLogAppender | undefined;
   /** What closes the stores opened here, in opening order. */
   closers: (() => Promise<void>)[];
 };
@@ -91,10 +94,25 @@ export async function openStores(options: StackhooksOptions, context: StoreConte
     closers.push(() => opened.flush());
   }
   let eventLog = given.eventLog ?? postgres?.eventLog;
+  let eventLogAppender: EventLogAppender | undefined;
   if (!eventLog) {
     const opened = await openFsEventLog(folders.events, { space });
     eventLog = opened;
+    eventLogAppender = {
+      source: { kind: 'folder', dir: folders.events },
+      follow: (newest) => opened.follow(newest),
+      appendElsewhere: (elsewhere) => opened.appendElsewhere(elsewhere),
+      space,
+    };
     closers.push(() => opened.close());
+  } else if (postgres && eventLog === postgres.eventLog && options.databaseUrl) {
+    // Both threads' appends and reads meet in the database.
+    eventLogAppender = {
+      source: { kind: 'postgres', url: options.databaseUrl },
+      follow: () => undefined,
+      appendElsewhere: async () => undefined,
+      space,
+    };
   }
   let deliveries = given.deliveries ?? postgres?.deliveries;
   if (!deliveries) {
@@ -105,7 +123,18 @@ export async function openStores(options: StackhooksOptions, context: StoreConte
     deliveries = outbox;
     closers.push(() => outbox.close());
   }
-  return { hooks, accounts, blocks, contracts, backfills, eventLog, deliveries, postgres, closers };
+  return {
+    hooks,
+    accounts,
+    blocks,
+    contracts,
+    backfills,
+    eventLog,
+    eventLogAppender,
+    deliveries,
+    postgres,
+    closers,
+  };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

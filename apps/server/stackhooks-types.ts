@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { Container } from 'inversify';
+import type { EventLogAppender } from './event-log-appender.js';
 import type Koa from 'koa';
 import type { Next } from 'koa';
 import type { Network } from '../../core/hooks/definition.js';
@@ -129,6 +130,8 @@ export type Stackhooks = {
   backfillScans: BackfillScans;
   ingest: BlockIngest;
   eventLog: EventLog;
+  /** How an observer in its own thread appends to `eventLog`; undefined when the event log was given as an adapter. */
+  eventLogAppender: EventLogAppender | undefined;
   liveMatching: LiveMatching;
   dispatcher: WebhookDispatcher;
   deliveryLog: DeliveryLog;

@@ -3,6 +3,7 @@ import { createObserverServer, listenObserver } from '../../adapters/ingest-stac
 import { startBlockProcessing, type BlockProcessing } from './block-processing.js';
 import { blockProcessingFigures } from './block-processing-figures.js';
 import { closeGracefully } from './close-gracefully.js';
+import { startObserverThread } from './observer-thread-host.js';
 import type { Stackhooks } from './container.js';
 
 /** Where the event observer listens; every field has a default. */
@@ -15,6 +16,13 @@ export type ObserverListenOptions = {
   shutdownGraceMs?: number;
   /** Where its log lines go (default: the instance's logger). */
   logger?: Logger;
+  /**
+   * Answer the node from a thread of its own (default true), so block processing, API work and
+   * garbage collection in the instance's thread never delay a 200. Only an event log the instance
+   * opened itself (its data folder or its database) can be appended to from there; an event log
+   * given as an adapter is always appended to in the instance's thread.
+   */
+  ownThread?: boolean;
 };
 
 /** A running event observer with the block processing behind it. */
@@ -39,27 +47,58 @@ export async function startObserver(
   const logger = options.logger ?? stackhooks.container.get<Logger>(LOGGER);
   const blockProcessing = startBlockProcessing(stackhooks, logger);
   stackhooks.metrics.add(blockProcessingFigures(blockProcessing));
-  const server = createObserverServer({
-    log: stackhooks.eventLog,
-    logger,
-    onAppended: (_id, path) => {
-      stackhooks.metrics.events.observerPost(path);
-      blockProcessing.wake();
-    },
-  });
-  let port: number;
+  const appender = stackhooks.eventLogAppender;
+  const port = options.port ?? 20455;
+  const host = options.host ?? '127.0.0.1';
+  const graceMs = options.shutdownGraceMs ?? 10_000;
+  const appended = (path: string) => {
+    stackhooks.metrics.events.observerPost(path);
+    blockProcessing.wake();
+  };
   try {
-    port = await listenObserver(server, options.port ?? 20455, options.host ?? '127.0.0.1');
+    if ((options.ownThread ?? true) && appender) {
+      await appender.appendElsewhere(true);
+      const thread = await startObserverThread(
+        { source: appender.source, port, host, bodiesInFlightBytes: undefined },
+        {
+          appended: (entry) => {
+            appender.follow({ id: entry.id, received_at: entry.receivedAt });
+            appended(entry.path);
+          },
+          logger,
+          space: appender.space,
+        },
+      ).catch(async (err: unknown) => {
+        await appender.appendElsewhere(false);
+        throw err;
+      });
+      const closeThread = async () => {
+        await thread.stop(graceMs);
+        await appender.appendElsewhere(false);
+      };
+      return { port: thread.port, blockProcessing, stop: stopping(closeThread, blockProcessing) };
+    }
+    const server = createObserverServer({
+      log: stackhooks.eventLog,
+      logger,
+      onAppended: (_id, path) => appended(path),
+    });
+    const bound = await listenObserver(server, port, host);
+    return {
+      port: bound,
+      blockProcessing,
+      stop: stopping(() => closeGracefully(server, graceMs), blockProcessing),
+    };
   } catch (err) {
     await blockProcessing.stop();
     throw err;
   }
-  return {
-    port,
-    blockProcessing,
-    async stop() {
-      await closeGracefully(server, options.shutdownGraceMs ?? 10_000);
-      await blockProcessing.stop();
-    },
+}
+
+/** Stop taking posts first, then processing, so every post answered 200 is processed or kept. */
+function stopping(closeObserver: () => Promise<void>, blockProcessing: BlockProcessing): () => Promise<void> {
+  return async () => {
+    await closeObserver();
+    await blockProcessing.stop();
   };
 }

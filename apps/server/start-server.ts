@@ -83,6 +83,28 @@ export async function startServer(
     await lock?.release();
   };
 
+  // The observer listens before the API, so a server whose status route answers takes blocks too.
+  let observerPort = 0;
+  let blockProcessing: BlockProcessing | undefined;
+  if (runs('ingest')) {
+    const observer = await startObserver(stackhooks, {
+      port: config.observerPort,
+      host: config.observerHost,
+      shutdownGraceMs: config.shutdownGraceMs,
+      logger,
+    }).catch(async (err: unknown) => {
+      await unwind();
+      throw err;
+    });
+    blockProcessing = observer.blockProcessing;
+    observerPort = observer.port;
+    logger.info('observer listening', { host: config.observerHost, port: observerPort });
+    stops.push(observer.stop);
+    // Backfill steps take turns with chain events, so they run where blocks are processed.
+    const scans = stackhooks.startBackfills();
+    stops.push(() => scans.stop());
+  }
+
   let port = 0;
   if (runs('api')) {
     if (config.apiKey) await stackhooks.keys.register('default', config.apiKey);
@@ -141,24 +163,6 @@ export async function startServer(
       concurrency: config.deliveryConcurrency,
       slow_concurrency: config.deliverySlowConcurrency,
     });
-  }
-
-  let observerPort = 0;
-  let blockProcessing: BlockProcessing | undefined;
-  if (runs('ingest')) {
-    const observer = await startObserver(stackhooks, {
-      port: config.observerPort,
-      host: config.observerHost,
-      shutdownGraceMs: config.shutdownGraceMs,
-      logger,
-    });
-    blockProcessing = observer.blockProcessing;
-    observerPort = observer.port;
-    logger.info('observer listening', { host: config.observerHost, port: observerPort });
-    stops.push(observer.stop);
-    // Backfill steps take turns with chain events, so they run where blocks are processed.
-    const scans = stackhooks.startBackfills();
-    stops.push(() => scans.stop());
   }
 
   stackhooks.metrics.add([

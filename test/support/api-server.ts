@@ -22,12 +22,14 @@ export type TestServer = {
   stop(): Promise<void>;
 };
 
-/** Start the real server (HTTP, lowdb, keys) on 127.0.0.1 with a free port. */
+/** Start the real server (HTTP, lowdb, keys) on 127.0.0.1 with a free port, in a new data folder unless `env` names one. */
 export async function startTestServer(
   env: Record<string, string> = {},
   logger: Logger = silentLogger,
 ): Promise<TestServer> {
-  const dataDir = await makeTempDir();
+  // A folder the caller names is the caller's to remove; a new one is removed at stop.
+  const given = env.STACKHOOKS_DATA_DIR;
+  const dataDir = given ?? (await makeTempDir());
   const config: ServerConfig = readServerConfig({
     STACKHOOKS_PORT: '0',
     STACKHOOKS_OBSERVER_PORT: '0',
@@ -51,7 +53,7 @@ export async function startTestServer(
     clientFor,
     async stop() {
       await server.stop('test');
-      await rm(dataDir, { recursive: true, force: true });
+      if (given === undefined) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

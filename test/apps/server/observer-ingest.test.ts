@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { BLOCK_STORE, type BlockStore } from '../../../core/ports/block-store.js';
@@ -13,6 +13,7 @@ import {
 import { ChainBuilder, TEST_KEYS, addressOf, stxTransfer } from '../../support/block-builder.js';
 import { describeWithFixtures, fixturePath, fixturesDir } from '../../support/fixtures.js';
 import { send } from '../../support/raw-http.js';
+import { openFsEventLog } from '../../../adapters/event-log-fs/index.js';
 
 async function postBlock(t: TestServer, body: unknown): Promise<number> {
   const res = await fetch(`${t.observerUrl}/new_block`, {
@@ -30,7 +31,11 @@ describe('blocks in through the observer endpoint', () => {
     logger = new RecordingLogger();
     t = await startTestServer({}, logger);
   });
-  afterEach(async () => t.stop());
+  const folders: string[] = [];
+  afterEach(async () => {
+    await t.stop();
+    for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
+  });
 
   it('archives built blocks, follows a fork and reports the tip on the status route', async () => {
     const chain = new ChainBuilder();
@@ -47,14 +52,27 @@ describe('blocks in through the observer endpoint', () => {
     expect(logger.errors()).to.deep.equal([]);
   });
 
-  it('processes after a restart what it stored before the stop', async () => {
+  it('processes after a restart what its event log stored while it was stopped', async () => {
     const chain = new ChainBuilder();
     const blocks = [chain.next(), chain.next(), chain.next()];
-    for (const block of blocks)
-      await t.server.stackhooks.eventLog.append('/new_block', JSON.stringify(block), 0);
+    await t.server.stop('test');
+    const log = await openFsEventLog(join(t.dataDir, 'events'));
+    for (const block of blocks) await log.append('/new_block', JSON.stringify(block), 0);
+    await log.close();
+    const folder = t.dataDir;
+    folders.push(folder);
+    t = await startTestServer({ STACKHOOKS_DATA_DIR: folder }, logger);
     await untilIngested(t);
     const status = await send(t.baseUrl, 'GET', '/chainhooks/v1');
     expect(status.body.archived_blocks).to.equal(3);
+  });
+
+  it('refuses appends of its own copy of the event log while the observer thread appends', async () => {
+    const error = await t.server.stackhooks.eventLog.append('/new_block', '{}', 0).then(
+      () => undefined,
+      (err: Error) => err.message,
+    );
+    expect(error).to.match(/observer thread/);
   });
 });
 
