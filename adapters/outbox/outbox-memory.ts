@@ -10,6 +10,7 @@ import { metaOf, type OutboxEntry, type PayloadMeta } from './outbox-entry.js';
 import type { Locator } from './payload-segments.js';
 import type { PayloadStore } from './payload-store.js';
 import { SENT_BLOCKS_PER_HOOK, SentApplies } from './sent-applies.js';
+import type { SentInstant } from './sent-instant.js';
 import type { SettledChunk, SettledView } from './settled-run.js';
 import type { SettlementStore } from './settlement-store.js';
 
@@ -85,14 +86,9 @@ export class OutboxMemory {
     for (const hook of this.hooks.values()) for (const run of hook.cold) yield [hook.uuid, run.snapshot()];
   }
 
-  /** The hooks that were sent blocks in live applies. */
-  sentHooks(): string[] {
-    return this.sent.hooks();
-  }
-
-  /** One hook's sent blocks, oldest first. */
-  sentBlocksOf(hook: string): [string, readonly number[]][] {
-    return this.sent.blocksOf(hook);
+  /** The blocks each hook was sent in live applies, as they are now, to be read while they change (until `thawSent`). */
+  freezeSent(): SentInstant {
+    return this.sent.freeze();
   }
 
   /** Every hook's settled run, as it is now (kept so for the snapshot). */
@@ -123,9 +119,9 @@ export class OutboxMemory {
     this.beforeChange = listener;
   }
 
-  /** Have `listener` told before a hook's sent blocks change (undefined: no one), as `watchChanges`. */
-  watchSent(listener: ((hook: string) => void) | undefined): void {
-    this.sent.watch(listener);
+  /** Let go of the view `freezeSent` took. */
+  thawSent(): void {
+    this.sent.thaw();
   }
 
   /** The outbox's notion of now. */

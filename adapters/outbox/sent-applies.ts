@@ -1,4 +1,5 @@
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
+import { SentInstant } from './sent-instant.js';
 
 /**
  * Blocks kept per hook for rollbacks. A reorg deeper than this many of a hook's most recent sent
@@ -28,24 +29,33 @@ export class SentApplies {
   private readonly byBlock = new Map<string, SentBlock>();
   /** Index lists by their text, so equal lists are one array; the oldest go past SHARED_LISTS. */
   private readonly lists = new Map<string, readonly number[]>();
-  /** Told before a hook's blocks change (see `watch`). */
-  private beforeChange: ((hook: string) => void) | undefined;
+  /** The view a snapshot under way reads, told before a hook's blocks change (see `freeze`). */
+  private frozen: SentInstant | undefined;
 
   constructor(private readonly limit = SENT_BLOCKS_PER_HOOK) {}
 
   /**
-   * Have `listener` told before any hook's blocks change (undefined: no one), so a snapshot that
-   * encodes them later can copy them first.
+   * Every hook's blocks as they are now, to be read later while they keep changing (for a snapshot
+   * encoded a slice at a time); until `thaw`, the view is told of each change before it is made.
    */
-  watch(listener: ((hook: string) => void) | undefined): void {
-    this.beforeChange = listener;
+  freeze(): SentInstant {
+    const counts = [...this.byHook].map(([hook, blocks]): [string, number] => [hook, blocks.size]);
+    this.frozen = new SentInstant(counts, (hook) => this.byHook.get(hook)?.entries());
+    return this.frozen;
+  }
+
+  /** Stop telling the view taken by `freeze` of changes (its snapshot is written, or given up). */
+  thaw(): void {
+    this.frozen = undefined;
   }
 
   /** Track a live payload: its rollback takes blocks back, its apply adds them. */
   track(payload: Pick<OutgoingPayload, 'hook_uuid' | 'apply' | 'rollback'>): void {
     const hook = payload.hook_uuid;
-    this.beforeChange?.(hook);
-    for (const ref of payload.rollback) this.forget(hook, ref.hash);
+    for (const ref of payload.rollback) {
+      if (this.byHook.get(hook)?.has(ref.hash)) this.frozen?.changing(hook);
+      this.forget(hook, ref.hash);
+    }
     this.add(
       hook,
       payload.apply.map((ref) => [ref.hash, ref.tx_indexes]),
@@ -68,24 +78,18 @@ export class SentApplies {
 
   /** Forget everything about a hook. */
   dropHook(hook: string): void {
-    this.beforeChange?.(hook);
+    this.frozen?.changing(hook);
     for (const hash of this.byHook.get(hook)?.keys() ?? []) this.unindex(hook, hash);
     this.byHook.delete(hook);
   }
 
-  /** The hooks that were sent blocks. */
-  hooks(): string[] {
-    return [...this.byHook.keys()];
-  }
-
-  /** One hook's blocks, oldest first, for a snapshot. */
+  /** One hook's blocks, oldest first. */
   blocksOf(hook: string): [string, readonly number[]][] {
     return [...(this.byHook.get(hook) ?? [])];
   }
 
   /** Restore one hook's blocks from a snapshot, oldest first. */
   restore(hook: string, blocks: [string, readonly number[]][]): void {
-    this.beforeChange?.(hook);
     this.add(hook, blocks);
   }
 
@@ -98,10 +102,18 @@ export class SentApplies {
       let block = this.byBlock.get(hash);
       if (!block) this.byBlock.set(hash, (block = { hash, hooks: new Set() }));
       block.hooks.add(hook);
-      blocks.delete(block.hash);
+      // A block sent again moves to the end; a new one is appended, which a frozen view reads past.
+      if (blocks.has(block.hash)) {
+        this.frozen?.changing(hook);
+        blocks.delete(block.hash);
+      }
       blocks.set(block.hash, this.shared(indexes));
     }
-    while (blocks.size > this.limit) this.forget(hook, blocks.keys().next().value!);
+    while (blocks.size > this.limit) {
+      const oldest = blocks.entries().next().value!;
+      this.frozen?.evicting(hook, oldest);
+      this.forget(hook, oldest[0]);
+    }
   }
 
   private forget(hook: string, hash: string): void {

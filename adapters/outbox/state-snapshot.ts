@@ -3,6 +3,7 @@ import { encodeEntry, recordEntry, type JournalEntry } from './journal-entry.js'
 import { frameRecord } from './journal-file.js';
 import type { OutboxEntry } from './outbox-entry.js';
 import type { OutboxState } from './outbox-state.js';
+import type { SentInstant } from './sent-instant.js';
 import { SettledRun, type SettledView } from './settled-run.js';
 
 /** Records are encoded and handed out in slices about this big, so no slice holds the loop long. */
@@ -13,33 +14,28 @@ const SENT_PER_RECORD = 1000;
 /**
  * The outbox state as it was at one instant, encoded to journal records a slice at a time while
  * the outbox keeps running. Taking it costs a copy of references (the entries in memory, each
- * hook's settled run, shared until it changes in place; the hooks sent blocks, each hook's copied
- * when it is about to change) and of the small parts (each hook's pending ids in memory, its cold
- * runs as packed arrays); an entry is encoded when its turn comes, or at once, as it was, when the outbox is
- * about to change it first (`OutboxState.watchChanges`). So the records show the instant the
- * snapshot was taken whatever ran between two slices, and memory holds one slice of records, not
- * the whole state encoded.
+ * hook's settled run, shared until it changes in place), a count of each hook's sent blocks (read
+ * from the live lists when the hook's turn comes, `SentInstant`) and the small parts (each hook's
+ * pending ids in memory, its cold runs as packed arrays); an entry is encoded when its turn comes,
+ * or at once, as it was, when the outbox is about to change it first (`OutboxState.watchChanges`).
+ * So the records show the instant the snapshot was taken whatever ran between two slices, and
+ * memory holds one slice of records and one hook's sent blocks, not the whole state encoded or
+ * copied: the hooks are sent blocks all the while, and their blocks are most of the snapshot.
  */
 export class StateSnapshot {
   /** Records of entries that changed after the instant, as they were at it. */
   private readonly preserved = new Map<Readonly<OutboxEntry>, Buffer>();
-  /** Sent blocks not encoded yet, of hooks whose blocks changed after the instant, as they were at it. */
-  private readonly preservedSent = new Map<string, [string, readonly number[]][]>();
-  /** Hooks whose sent blocks are not encoded yet. */
-  private readonly sentToEncode: Set<string>;
   private released = false;
 
   private constructor(
     private readonly state: OutboxState,
     private readonly clock: number,
     private readonly entries: Readonly<OutboxEntry>[],
-    private readonly queues: [string, string[], string[]][],
-    private readonly cold: [string, ColdRunSnapshot][],
-    private readonly settled: [string, SettledView][],
-    private readonly sent: string[],
-  ) {
-    this.sentToEncode = new Set(sent);
-  }
+    private readonly queues: ([string, string[], string[]] | undefined)[],
+    private readonly cold: ([string, ColdRunSnapshot] | undefined)[],
+    private readonly settled: ([string, SettledView] | undefined)[],
+    private readonly sent: SentInstant,
+  ) {}
 
   /** Take the state as it is now; it is watched until `release`. */
   static take(state: OutboxState): StateSnapshot {
@@ -50,10 +46,9 @@ export class StateSnapshot {
       [...state.pendingQueues()],
       [...state.coldRuns()],
       [...state.settledRuns()],
-      state.sentHooks(),
+      state.freezeSent(),
     );
     state.watchChanges((entry) => snapshot.preserve(entry));
-    state.watchSent((hook) => snapshot.preserveSent(hook));
     return snapshot;
   }
 
@@ -80,24 +75,23 @@ export class StateSnapshot {
       if (full) yield full;
       full = add(this.preserved.get(entry) ?? encoded(recordEntry(entry)));
     }
-    for (const [hook, ids, parked] of this.queues) {
+    for (const [hook, ids, parked] of letGo(this.queues)) {
       if (full) yield full;
       full = add(encoded({ t: 'queue', hook, ids, ...(parked.length > 0 && { parked }) }));
     }
-    for (const [hook, run] of this.cold) {
+    for (const [hook, run] of letGo(this.cold)) {
       if (full) yield full;
       full = add(encoded({ t: 'cold', hook, run }));
     }
-    for (const [hook, view] of this.settled) {
+    // A settled run that changed since holds its own copy: the one shared here goes once encoded.
+    for (const [hook, view] of letGo(this.settled)) {
       for (const run of SettledRun.chunks(view)) {
         if (full) yield full;
         full = add(encoded({ t: 'settled_run', hook, run }));
       }
     }
-    for (const hook of this.sent) {
-      const blocks = this.preservedSent.get(hook) ?? this.state.sentBlocksOf(hook);
-      this.sentToEncode.delete(hook);
-      this.preservedSent.delete(hook);
+    for (const hook of this.sent.hooks()) {
+      const blocks = this.sent.take(hook);
       // In parts, so a hook sent thousands of blocks is not one long record to encode.
       for (let from = 0; from < blocks.length; from += SENT_PER_RECORD) {
         if (full) yield full;
@@ -113,17 +107,19 @@ export class StateSnapshot {
     if (this.released) return;
     this.released = true;
     this.state.watchChanges(undefined);
-    this.state.watchSent(undefined);
-  }
-
-  // A hook's sent blocks are about to change: keep them as they are now, if still to be encoded.
-  private preserveSent(hook: string): void {
-    if (this.sentToEncode.has(hook) && !this.preservedSent.has(hook))
-      this.preservedSent.set(hook, this.state.sentBlocksOf(hook));
+    this.state.thawSent();
   }
 
   // An entry is about to change: keep its record as it is now, the first time only.
   private preserve(entry: Readonly<OutboxEntry>): void {
     if (!this.preserved.has(entry)) this.preserved.set(entry, frameRecord(encodeEntry(recordEntry(entry))));
+  }
+}
+
+/** Hand out the parts in order, letting go of each once the next is asked for. */
+function* letGo<T>(parts: (T | undefined)[]): Generator<T> {
+  for (let i = 0; i < parts.length; i++) {
+    yield parts[i]!;
+    parts[i] = undefined;
   }
 }
