@@ -5,14 +5,14 @@
 // whole, the others cut to its first few transactions that move STX (so every block matches the
 // matching hooks: the block's first transactions have no events at all) and their events; every
 // receiver (one child process) answers 200 after 10 ms. Each window prints the server process's
-// RSS (at the window's end and its peak in the window, from /proc) and its V8 heap in use (its
-// /metrics), the disk of each part (archive, event log, outbox bodies, settled log records,
-// delivery log), how often the embedded outbox's journal was rewritten, the age of the oldest
-// payload one matching hook's delivery log still lists (its REST API), the server's longest
-// event-loop pause (its /metrics), the observer's POST p50/p99, delivery p50/p99 (block posted →
-// its webhook received) and the payloads pending (its /metrics). At the end it waits for the
-// webhooks still due, counts any missing, and prints the figures over all windows against the
-// targets.
+// RSS (at the window's end and its peak in the window, from /proc) and its main thread's V8 heap
+// in use (its /metrics), the disk of each part (archive, event log, outbox bodies, settled log
+// records, delivery log), how often the embedded outbox's journal was rewritten, the age of the
+// oldest payload one matching hook's delivery log still lists (its REST API), the longest pause of
+// the server's main event loop (its /metrics), the observer's POST p50/p99, delivery p50/p99
+// (block posted → its webhook received) and the payloads pending (its /metrics). At the end it
+// waits for the webhooks still due, counts any missing, and prints the figures over all windows
+// against the targets.
 //
 // Run: npx tsx bench/soak.ts [--minutes N] [--store embedded|postgres] [--window-seconds 30]
 //   [--retention 5m] [--body-retention 1m] [--rate 3] [--hooks 5000]
