@@ -71,6 +71,7 @@ const RECEIVER = `
 
 async function startReceiver(onArrival: (height: number, at: number) => void) {
   const child = spawn(process.execPath, ['-e', RECEIVER], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  process.once('exit', () => child.kill());
   const port = await new Promise<number>((done) =>
     child.on('message', (m: { port?: number; height?: number; at?: number }) => {
       if (m.port) done(m.port);
@@ -302,5 +303,9 @@ async function main(): Promise<void> {
   }
   await rm(dataDir, { recursive: true, force: true });
 }
+
+// Stopped by a signal (Ctrl-C, `timeout`), the bench exits through its 'exit' handlers, which stop
+// the server and the receiver: a process of theirs left running would load the next run.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
 await main();

@@ -48,8 +48,8 @@ export async function startSoakServer(dataDir: string, env: Record<string, strin
     ...env,
   });
   const pid = server.child.pid!;
-  // A soak that fails midway leaves no server running behind it.
-  process.once('exit', () => server.child.exitCode === null && server.child.kill('SIGKILL'));
+  // A soak that fails or is stopped midway (see the bench's signal handlers) leaves no server behind.
+  process.once('exit', () => server.child.exitCode === null && server.child.kill('SIGTERM'));
   const api = `${server.baseUrl}/chainhooks/v1`;
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${api}${path}`, {
