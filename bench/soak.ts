@@ -15,7 +15,7 @@
 // against the targets.
 //
 // Run: npx tsx bench/soak.ts [--minutes N] [--store embedded|postgres] [--window-seconds 30]
-//   [--retention 5m] [--body-retention 1m] [--rate 3] [--hooks 5000]
+//   [--retention 5m] [--body-retention 1m] [--rate 3] [--hooks 5000] [--server built|sources]
 // (Postgres: STACKHOOKS_TEST_DATABASE_URL or the local server, in a fresh schema.)
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -43,6 +43,9 @@ const { values } = parseArgs({
     'body-retention': { type: 'string', default: '1m' },
     rate: { type: 'string', default: '3' },
     hooks: { type: 'string', default: '5000' },
+    // built: the compiled package (`npm run build`, then `stackhooks serve` as an installed package
+    // runs it); sources: `npm start`'s way, TypeScript compiled as it loads (about 55 MiB more).
+    server: { type: 'string', default: 'built' },
   },
 });
 const minutes = Number(values.minutes);
@@ -171,7 +174,7 @@ async function main(): Promise<void> {
     const posted = postedAt.get(height);
     if (posted !== undefined) delivery.push(at - posted);
   });
-  const server = await startSoakServer(dataDir, {
+  const server = await startSoakServer(values.server === 'sources' ? 'sources' : 'built', dataDir, {
     STACKHOOKS_MAX_HOOKS_PER_OWNER: String(hookCount),
     STACKHOOKS_DELIVERY_RETENTION: values.retention!,
     STACKHOOKS_DELIVERED_BODY_RETENTION: values['body-retention']!,

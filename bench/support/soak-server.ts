@@ -5,7 +5,26 @@
 // its Prometheus figures and its REST API.
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
-import { freePort, spawnServer, type ServerProcess } from '../../test/support/server-process.js';
+import { spawn } from 'node:child_process';
+import {
+  CLI_FROM_SOURCE,
+  freePort,
+  ROOT,
+  spawnServer,
+  type ServerProcess,
+} from '../../test/support/server-process.js';
+
+const BUILT_CLI = 'dist/apps/cli/main.js';
+
+/** Compile the package as `npm run build` does, so the built server is the sources' own. */
+async function buildPackage(): Promise<void> {
+  const child = spawn(process.execPath, ['scripts/build.mjs'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`the build failed (exit code ${code})`);
+}
 
 /** The server process as the soak reads it. */
 export type SoakServer = {
@@ -25,28 +44,41 @@ export type SoakServer = {
   stop(): Promise<number | null>;
 };
 
-/** Start `stackhooks serve` on `dataDir` with `env` on top, and wait until its API answers. */
-export async function startSoakServer(dataDir: string, env: Record<string, string>): Promise<SoakServer> {
+/**
+ * Start `stackhooks serve` on `dataDir` with `env` on top, and wait until its API answers: the
+ * compiled package (`built`, built first) or the TypeScript sources through tsx (`sources`).
+ */
+export async function startSoakServer(
+  from: 'built' | 'sources',
+  dataDir: string,
+  env: Record<string, string>,
+): Promise<SoakServer> {
+  if (from === 'built') await buildPackage();
   const key = `soak-${randomBytes(16).toString('hex')}`;
   const observerPort = await freePort();
   const metricsPort = await freePort();
-  const server: ServerProcess = await spawnServer({
-    STACKHOOKS_DATA_DIR: dataDir,
-    STACKHOOKS_API_KEY: key,
-    STACKHOOKS_NETWORK: 'mainnet',
-    STACKHOOKS_OBSERVER_PORT: String(observerPort),
-    STACKHOOKS_OBSERVER_HOST: '127.0.0.1',
-    STACKHOOKS_METRICS_PORT: String(metricsPort),
-    STACKHOOKS_METRICS_HOST: '127.0.0.1',
-    STACKHOOKS_METRICS_TOKEN: '',
-    // Registering thousands of hooks in a minute is the bench's setup, not a client's traffic.
-    STACKHOOKS_RATE_LIMIT_PER_MINUTE: '10000000',
-    // Info lines would only grow the captured output; warnings and errors are kept.
-    STACKHOOKS_LOG_LEVEL: 'warn',
-    // The embedded store unless `env` names a database (a developer's variable stays out).
-    STACKHOOKS_DATABASE_URL: '',
-    ...env,
-  });
+  const server: ServerProcess = await spawnServer(
+    {
+      STACKHOOKS_DATA_DIR: dataDir,
+      STACKHOOKS_API_KEY: key,
+      STACKHOOKS_NETWORK: 'mainnet',
+      STACKHOOKS_OBSERVER_PORT: String(observerPort),
+      STACKHOOKS_OBSERVER_HOST: '127.0.0.1',
+      STACKHOOKS_METRICS_PORT: String(metricsPort),
+      STACKHOOKS_METRICS_HOST: '127.0.0.1',
+      STACKHOOKS_METRICS_TOKEN: '',
+      // Registering thousands of hooks in a minute is the bench's setup, not a client's traffic.
+      STACKHOOKS_RATE_LIMIT_PER_MINUTE: '10000000',
+      // Info lines would only grow the captured output; warnings and errors are kept.
+      STACKHOOKS_LOG_LEVEL: 'warn',
+      // The embedded store unless `env` names a database (a developer's variable stays out).
+      STACKHOOKS_DATABASE_URL: '',
+      ...env,
+    },
+    undefined,
+    undefined,
+    from === 'built' ? [BUILT_CLI] : CLI_FROM_SOURCE,
+  );
   const pid = server.child.pid!;
   // A soak that fails or is stopped midway (see the bench's signal handlers) leaves no server behind.
   process.once('exit', () => server.child.exitCode === null && server.child.kill('SIGTERM'));

@@ -3,7 +3,8 @@ import { createServer } from 'node:net';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The project's folder, where the server processes run. */
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Node's arguments that run the `stackhooks` command line from its sources, as the build's bin would. */
 export const CLI_FROM_SOURCE = ['--import', 'tsx', 'apps/cli/main.ts'];
@@ -29,32 +30,30 @@ export type ServerProcess = {
 /**
  * Start the server process and wait until it is ready: it answers the status route (the default),
  * or it has logged a line containing `readyLine` (for processes that serve no API). `watch` sees the
- * output so far each time the process writes, from the start (before it is ready).
+ * output so far each time the process writes, from the start (before it is ready). `cli` is how
+ * node runs the command line (default: from the sources).
  */
 export async function spawnServer(
   env: Record<string, string>,
   readyLine?: string,
   watch?: (output: string) => void,
+  cli: string[] = CLI_FROM_SOURCE,
 ): Promise<ServerProcess> {
   const port = env.STACKHOOKS_PORT ?? String(await freePort());
-  const child = spawn(
-    process.execPath,
-    [...CLI_FROM_SOURCE, 'serve', ...(env.ROLE ? ['--role', env.ROLE] : [])],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        STACKHOOKS_HOST: '127.0.0.1',
-        STACKHOOKS_OBSERVER_PORT: '0',
-        // Several servers (and several test runs) share this machine: no fixed metrics port.
-        STACKHOOKS_METRICS_PORT: '0',
-        STACKHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
-        ...env,
-        STACKHOOKS_PORT: port,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, [...cli, 'serve', ...(env.ROLE ? ['--role', env.ROLE] : [])], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      STACKHOOKS_HOST: '127.0.0.1',
+      STACKHOOKS_OBSERVER_PORT: '0',
+      // Several servers (and several test runs) share this machine: no fixed metrics port.
+      STACKHOOKS_METRICS_PORT: '0',
+      STACKHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+      ...env,
+      STACKHOOKS_PORT: port,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const take = (c: Buffer) => {
     output += c.toString();
