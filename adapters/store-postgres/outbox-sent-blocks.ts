@@ -61,7 +61,7 @@ export class SentBlocks {
       `INSERT INTO outbox_sent_blocks (hook_uuid, block_hash, tx_indexes, seq)
        SELECT hook, hash, tx::integer[], seq FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
          AS r(hook, hash, tx, seq)
-       ON CONFLICT (hook_uuid, block_hash) DO UPDATE SET tx_indexes = excluded.tx_indexes, seq = excluded.seq`,
+       ON CONFLICT (block_hash, hook_uuid) DO UPDATE SET tx_indexes = excluded.tx_indexes, seq = excluded.seq`,
       [
         arrayLiteral(remembered.map((c) => c.hook)),
         arrayLiteral(remembered.map((c) => c.hash)),
