@@ -22,7 +22,23 @@ export async function takeSeqs(client: pg.ClientBase, count: number): Promise<nu
     `SELECT setval('outbox_seq', nextval('outbox_seq') + $1 - 1) AS last`,
     [count],
   );
-  const last = Number(rows[0].last);
+  return seqsEndingAt(Number(rows[0].last), count);
+}
+
+/**
+ * `lockEnqueues`, then `takeSeqs`, in one round trip: the lock is taken while the statement reads
+ * its one-row input, before the sequence is read.
+ */
+async function lockAndTakeSeqs(client: pg.ClientBase, count: number): Promise<number[]> {
+  const { rows } = await client.query<{ last: string }>(
+    `WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock($1, hashtext(current_schema())))
+     SELECT setval('outbox_seq', nextval('outbox_seq') + $2 - 1) AS last FROM locked`,
+    [ENQUEUE_LOCK, count],
+  );
+  return seqsEndingAt(Number(rows[0].last), count);
+}
+
+function seqsEndingAt(last: number, count: number): number[] {
   return Array.from({ length: count }, (_, i) => last - count + 1 + i);
 }
 
@@ -41,12 +57,15 @@ export async function insertPayloads(
   if (fresh.length === 0) return 0;
   // Cut before the lock: the serializing is the enqueue's own work, not something to wait on.
   const cut = cutBodies(fresh);
-  await lockEnqueues(client);
-  const changes = sent.changesOf(fresh).length;
+  const net = sent.netChanges(fresh);
+  const changes = net.changes.length;
   // Enough values for every payload, every sent-block change and every block text; unused ones are just gaps.
-  const seqs = await takeSeqs(client, fresh.length + changes + cut.texts.length);
+  const seqs = await lockAndTakeSeqs(client, fresh.length + changes + cut.texts.length);
+  const changeSeqs = seqs.slice(fresh.length, fresh.length + changes);
   const textIds = seqs.slice(fresh.length + changes);
-  // One statement: the block texts, the payloads, and a head for each hook that had nothing pending.
+  const inline = sent.inlineRows(net, changeSeqs);
+  // One statement: the block texts, the payloads, a head for each hook that had nothing pending,
+  // and (most enqueues) the sent blocks of the payloads inserted.
   // The queue upsert waits for the lock of a queue row that a report holds, then sees its latest
   // head: none left means ours is next. It locks the rows in hook order, as batched reports do
   // (migration 006), so neither waits on the other in a circle.
@@ -68,14 +87,27 @@ export async function insertPayloads(
        SELECT DISTINCT ON (hook_uuid) hook_uuid, id, seq, created_at FROM added ORDER BY hook_uuid, seq
        ON CONFLICT (hook_uuid) DO UPDATE
          SET head_id = excluded.head_id, head_seq = excluded.head_seq, next_attempt_at = excluded.next_attempt_at
-         WHERE outbox_queues.head_id IS NULL)
+         WHERE outbox_queues.head_id IS NULL),
+     remembered AS (
+       INSERT INTO outbox_sent_blocks (block_hash, hook_uuid, tx_indexes, seq)
+       SELECT s.hash, s.hook, s.tx, s.seq
+       FROM json_to_recordset($3::json) AS s(payload text, hook text, hash text, tx integer[], seq bigint)
+       JOIN added ON added.id = s.payload
+       ON CONFLICT (block_hash, hook_uuid) DO UPDATE SET tx_indexes = excluded.tx_indexes, seq = excluded.seq)
      SELECT id FROM added`,
-    [payloadRowsJson(fresh, seqs, cut, textIds), blockTextsJson(cut.texts, textIds)],
+    [payloadRowsJson(fresh, seqs, cut, textIds), blockTextsJson(cut.texts, textIds), inline ?? '[]'],
   );
   const inserted = new Set(rows.map((r) => r.id));
-  const added = fresh.filter((p) => inserted.has(p.id));
-  await sent.write(client, sent.changesOf(added), seqs.slice(fresh.length, fresh.length + changes));
-  return added.length;
+  if (inline !== undefined) {
+    await sent.remembered(
+      client,
+      net.changes.filter((c) => inserted.has(c.payload)),
+    );
+  } else {
+    const added = fresh.filter((p) => inserted.has(p.id));
+    await sent.write(client, sent.changesOf(added), changeSeqs);
+  }
+  return inserted.size;
 }
 
 /**

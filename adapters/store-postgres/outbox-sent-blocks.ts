@@ -8,8 +8,14 @@ import { arrayLiteral } from './array-literal.js';
  */
 export const SENT_BLOCKS_PER_HOOK = 10_000;
 
-/** One block's net change in a batch: remembered with its transactions, or forgotten (`txIndexes` null). */
-type SentChange = { hook: string; hash: string; txIndexes: number[] | null };
+/**
+ * One block's net change in a batch: remembered with its transactions, or forgotten (`txIndexes`
+ * null), as the payload `payload` (the last to touch it) left it.
+ */
+export type SentChange = { hook: string; hash: string; txIndexes: number[] | null; payload: string };
+
+/** The changes of an enqueue, and whether any block's change overrode an earlier one of the same call. */
+export type SentChanges = { changes: SentChange[]; overridden: boolean };
 
 /**
  * The `outbox_sent_blocks` table: which blocks each hook was sent in a live apply that no later
@@ -30,20 +36,50 @@ export class SentBlocks {
    * (re)remembers it as the hook's newest. Later changes of one block override earlier ones.
    */
   changesOf(payloads: readonly OutgoingPayload[]): SentChange[] {
+    return this.netChanges(payloads).changes;
+  }
+
+  /** `changesOf`, and whether a later change of a block overrode an earlier one in `payloads`. */
+  netChanges(payloads: readonly OutgoingPayload[]): SentChanges {
     const changes = new Map<string, SentChange>();
+    let overridden = false;
     const put = (change: SentChange) => {
       const key = `${change.hook}\u0000${change.hash}`;
       // Deleting first moves the block to the end: the newest change sets its recency.
-      changes.delete(key);
+      if (changes.delete(key)) overridden = true;
       changes.set(key, change);
     };
     for (const payload of payloads) {
       if (payload.kind !== 'live') continue;
-      for (const ref of payload.rollback) put({ hook: payload.hook_uuid, hash: ref.hash, txIndexes: null });
+      const { hook_uuid: hook, id } = payload;
+      for (const ref of payload.rollback) put({ hook, hash: ref.hash, txIndexes: null, payload: id });
       for (const ref of payload.apply)
-        put({ hook: payload.hook_uuid, hash: ref.hash, txIndexes: [...ref.tx_indexes] });
+        put({ hook, hash: ref.hash, txIndexes: [...ref.tx_indexes], payload: id });
     }
-    return [...changes.values()];
+    return { changes: [...changes.values()], overridden };
+  }
+
+  /**
+   * The rows an enqueue's own statement can remember, as JSON for `json_to_recordset` (payload,
+   * hook, hash, tx, seq), each kept only if its payload is inserted: undefined when the enqueue
+   * forgets a block or changes one twice, whose net effect then depends on which payloads were new
+   * (`write` does those after the insert). `seqs` orders them as `write` would.
+   */
+  inlineRows({ changes, overridden }: SentChanges, seqs: readonly number[]): string | undefined {
+    if (overridden || changes.some((c) => c.txIndexes === null)) return undefined;
+    let rows = '[';
+    for (let i = 0; i < changes.length; i++) {
+      const { payload, hook, hash, txIndexes } = changes[i];
+      rows +=
+        `${i > 0 ? ',' : ''}{"payload":${JSON.stringify(payload)},"hook":${JSON.stringify(hook)},` +
+        `"hash":${JSON.stringify(hash)},"tx":[${txIndexes!.join(',')}],"seq":${seqs[i]}}`;
+    }
+    return `${rows}]`;
+  }
+
+  /** Account for blocks the enqueue's own statement remembered (`inlineRows`), trimming hooks that are due. */
+  async remembered(client: pg.ClientBase, changes: readonly SentChange[]): Promise<void> {
+    await this.trim(client, changes);
   }
 
   /** Apply `changes` in the caller's transaction; `seqs` (ascending, one per change) orders the remembered blocks. */
@@ -95,7 +131,7 @@ export class SentBlocks {
     this.sinceTrim.delete(hookUuid);
   }
 
-  private async trim(client: pg.ClientBase, remembered: readonly SentChange[]): Promise<void> {
+  private async trim(client: pg.ClientBase, remembered: readonly { hook: string }[]): Promise<void> {
     const due = new Set<string>();
     for (const { hook } of remembered) {
       const added = (this.sinceTrim.get(hook) ?? 0) + 1;

@@ -82,6 +82,32 @@ if (!(await postgresAvailable())) {
       expect([...sent.get('h1')!.keys()]).to.deep.equal(['0x3', '0x4', '0x5']);
     });
 
+    it('does not remember again the blocks of a payload it already had when it is enqueued again', async () => {
+      const outbox = openPgOutbox(db);
+      const b1 = { index: 1, hash: '0xb1', tx_indexes: [0] };
+      const sentToH1 = outgoing('h1', { apply: [b1] });
+      await outbox.enqueue([sentToH1]);
+      await outbox.enqueue([outgoing('h1', { rollback: [{ index: 1, hash: '0xb1' }], apply: [] })]);
+      await outbox.enqueue([sentToH1, outgoing('h2', { apply: [b1] })]);
+      expect([...(await outbox.sentApplies(['0xb1'])).keys()]).to.deep.equal(['h2']);
+    });
+
+    it('keeps the net effect of one enqueue that sends a block, rolls it back and sends it again', async () => {
+      const outbox = openPgOutbox(db);
+      const b1 = { index: 1, hash: '0xb1', tx_indexes: [0] };
+      const back = { index: 1, hash: '0xb1' };
+      await outbox.enqueue([
+        outgoing('h1', { apply: [b1] }),
+        outgoing('h1', { rollback: [back], apply: [] }),
+        outgoing('h2', { apply: [b1] }),
+        outgoing('h2', { rollback: [back], apply: [] }),
+        outgoing('h2', { apply: [{ ...b1, tx_indexes: [2] }] }),
+      ]);
+      const sent = await outbox.sentApplies(['0xb1']);
+      expect([...sent.keys()]).to.deep.equal(['h2']);
+      expect(sent.get('h2')!.get('0xb1')).to.deep.equal([2]);
+    });
+
     it('lets go of a body delivered longer ago than the grace period and then refuses to redeliver it', async () => {
       const outbox = openPgOutbox(db, { keepDeliveredBodiesMs: 60_000 });
       const [old, recent] = [outgoing('h1'), outgoing('h1')];
