@@ -70,8 +70,11 @@ export async function writeLiveStep(
         written.push(hook);
       }
     }
-    await writeOccurrences(client, narrow);
     await writeWhole(client, whole);
+    if (narrow.length > 0) {
+      await writeOccurrences(client, narrow, step.blocks > 0 ? after : undefined);
+      return written;
+    }
   }
   if (step.blocks > 0) await writeProgress(client, after);
   return written;
@@ -147,20 +150,32 @@ function isCountOrNull(value: unknown): value is number | null {
   return value === null || isCount(value);
 }
 
-/** Store the occurrences beside their hooks' rows, in one statement (the hooks' rows are locked by the caller). */
-async function writeOccurrences(client: pg.ClientBase, hooks: readonly Occurrences[]): Promise<void> {
-  if (hooks.length === 0) return;
+/**
+ * Store the occurrences beside their hooks' rows (locked by the caller), and the progress `after`
+ * when given, in one statement: one round trip for what most steps write.
+ */
+async function writeOccurrences(
+  client: pg.ClientBase,
+  hooks: readonly Occurrences[],
+  after: LiveProgress | undefined,
+): Promise<void> {
   await client.query(
-    `INSERT INTO hook_occurrences AS o (uuid, occurrence_count, last_occurrence_at, last_occurrence_block_height)
-     SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[])
-     ON CONFLICT (uuid) DO UPDATE SET occurrence_count = excluded.occurrence_count,
-       last_occurrence_at = excluded.last_occurrence_at,
-       last_occurrence_block_height = excluded.last_occurrence_block_height`,
+    `WITH counted AS (
+       INSERT INTO hook_occurrences AS o (uuid, occurrence_count, last_occurrence_at, last_occurrence_block_height)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[])
+       ON CONFLICT (uuid) DO UPDATE SET occurrence_count = excluded.occurrence_count,
+         last_occurrence_at = excluded.last_occurrence_at,
+         last_occurrence_block_height = excluded.last_occurrence_block_height)
+     UPDATE live_stream SET evaluated = $6, last_height = $7, last_at = $8 WHERE $5`,
     [
       arrayLiteral(hooks.map((h) => h.uuid)),
       arrayLiteral(hooks.map((h) => h.count)),
       arrayLiteral(hooks.map((h) => h.at)),
       arrayLiteral(hooks.map((h) => h.height)),
+      after !== undefined,
+      after?.evaluated ?? null,
+      after?.last_height ?? null,
+      after?.last_at ?? null,
     ],
   );
 }
