@@ -1,7 +1,8 @@
+import { fdatasyncSync, writeSync } from 'node:fs';
 import { mkdir, open, readdir, truncate, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EventLog, EventLogPosition, RawEvent } from '../../core/ports/event-log.js';
-import { writeAll } from '../../core/storage/write-all.js';
+import { writeAll, writeAllSync } from '../../core/storage/write-all.js';
 import { diskWriteFailure, type DiskSpaceReport } from '../../core/storage/write-failure.js';
 import { RECORD_HEADER_BYTES, intactLength, readRecords, sealRecord } from './segment-file.js';
 import { readCheckpoint, writeCheckpoint } from './processed-mark.js';
@@ -21,6 +22,12 @@ type Pending = {
 export type FsEventLogOptions = {
   /** Told of a full disk and of the next write that succeeds. */
   space?: DiskSpaceReport;
+  /**
+   * Write and sync with blocking calls, for a thread that does nothing else (the observer's own):
+   * its appends then never queue behind the process's other file work in libuv's shared pool of
+   * four threads, which a checkpoint's parallel fsyncs can fill for tens of milliseconds.
+   */
+  blockingWrites?: boolean;
 };
 
 const STORE = 'event log';
@@ -92,6 +99,7 @@ export class FsEventLog implements EventLog {
     private note: string | undefined,
     private newest: { id: number; received_at: number } | undefined,
     private readonly space: DiskSpaceReport | undefined,
+    private readonly blockingWrites: boolean,
   ) {}
 
   /** Open (or create) the log in `dir`, cutting off a torn tail a crash left behind. */
@@ -117,6 +125,7 @@ export class FsEventLog implements EventLog {
       checkpoint.note,
       lastEntry && { id: lastEntry.id, received_at: lastEntry.received_at },
       options.space,
+      options.blockingWrites ?? false,
     );
   }
 
@@ -278,8 +287,14 @@ export class FsEventLog implements EventLog {
         );
         const bytes = records.length === 1 ? records[0] : Buffer.concat(records);
         this.torn = true;
-        await writeAll(this.handle, bytes, null);
-        await this.handle.datasync();
+        if (this.blockingWrites) {
+          const fd = this.handle.fd;
+          writeAllSync((b, offset, length, at) => writeSync(fd, b, offset, length, at), bytes, null);
+          fdatasyncSync(fd);
+        } else {
+          await writeAll(this.handle, bytes, null);
+          await this.handle.datasync();
+        }
         this.torn = false;
         // Bookkept from what reached the disk, so a later cut never leaves zeros or half a record.
         this.size += bytes.length;

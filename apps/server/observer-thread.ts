@@ -51,7 +51,8 @@ function errorCode(error: unknown): string | undefined {
 /** The log opened for appending, and what closes it. */
 async function openLog(): Promise<{ log: EventLog; close: () => Promise<void> }> {
   if (data.source.kind === 'folder') {
-    const log = await openFsEventLog(data.source.dir, { space });
+    // Nothing else runs on this thread, so its writes may block it rather than wait for the pool.
+    const log = await openFsEventLog(data.source.dir, { space, blockingWrites: true });
     return { log, close: () => log.close() };
   }
   // Two connections: appends arriving together share one transaction, so more would idle.

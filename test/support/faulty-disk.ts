@@ -13,7 +13,7 @@ const errno = (code: string, syscall: string): NodeJS.ErrnoException =>
 
 /**
  * A fault-injecting file layer for tests: while installed, every file write of the process (the
- * `FileHandle` methods, `fs.writeSync`, `fs.promises.writeFile`) draws on `room`, the bytes the
+ * `FileHandle` methods, `fs.writeSync`, `fs.promises.writeFile`; syncs by `FileHandle` or `fs.fsyncSync`/`fs.fdatasyncSync`) draws on `room`, the bytes the
  * disk still takes. A write larger than the room writes what fits and reports the short count, as
  * write(2) does on a full tmpfs, and the next one fails with ENOSPC. `failWrite` and `failSync` make
  * the nth write or fsync from now fail with a code of choice (EIO); `failTruncate` the next cuts.
@@ -88,6 +88,13 @@ export class FaultyDisk {
       checkTruncate();
       return truncate.call(this, length);
     });
+    for (const name of ['fsyncSync', 'fdatasyncSync'] as const) {
+      const original = fs[name];
+      this.patch(fs, name, function (fd: number) {
+        checkSync();
+        return original(fd);
+      });
+    }
     const writeSync = fs.writeSync as (fd: number, ...args: WriteArgs) => number;
     this.patch(fs, 'writeSync', function (fd: number, ...args: WriteArgs) {
       const [buffer, offset = 0, length = buffer.length - offset, position = null] = args;
