@@ -1,6 +1,7 @@
 import { ConfigError, readServerConfig, type ServerConfig, type ServerFlags } from '../server/config.js';
 import { startFailureLine } from '../server/start-failure.js';
 import { startServer } from '../server/start-server.js';
+import { boundHeapGrowth } from './heap-growth.js';
 
 /**
  * `stackhooks serve` (and `npm start`): run what the role asks until SIGTERM or SIGINT, then stop
@@ -10,6 +11,7 @@ import { startServer } from '../server/start-server.js';
 export async function runServeCommand(flags: ServerFlags, verbose: boolean): Promise<void> {
   let config: ServerConfig | undefined;
   let running: Awaited<ReturnType<typeof startServer>>;
+  boundHeapGrowth(process.execArgv, process.env.NODE_OPTIONS);
   try {
     config = readServerConfig(process.env, flags);
     running = await startServer(config);
