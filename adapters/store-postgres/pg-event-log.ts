@@ -47,9 +47,14 @@ export class PgEventLog implements EventLog {
     });
   }
 
-  /** The newest id this instance has appended or read (another process may have appended since). */
+  /** The newest id this instance has appended, read or been told of (another process may have appended since). */
   lastId(): number {
     return this.#lastId;
+  }
+
+  /** Take note of an entry another appender (the observer's own thread) has committed. */
+  follow(newest: { id: number }): void {
+    this.#lastId = Math.max(this.#lastId, newest.id);
   }
 
   /** Up to `limit` entries after `afterId`, in id order. */

@@ -107,9 +107,10 @@ export async function openStores(options: StackhooksOptions, context: StoreConte
     closers.push(() => opened.close());
   } else if (postgres && eventLog === postgres.eventLog && options.databaseUrl) {
     // Both threads' appends and reads meet in the database.
+    const opened = postgres.eventLog;
     eventLogAppender = {
       source: { kind: 'postgres', url: options.databaseUrl },
-      follow: () => undefined,
+      follow: (newest) => opened.follow(newest),
       appendElsewhere: async () => undefined,
       space,
     };

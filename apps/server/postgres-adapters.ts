@@ -22,7 +22,6 @@ import type { BlockStore } from '../../core/ports/block-store.js';
 import type { Clock } from '../../core/ports/clock.js';
 import type { ContractStore } from '../../core/ports/contract-store.js';
 import type { DeliveryQueue } from '../../core/ports/delivery-queue.js';
-import type { EventLog } from '../../core/ports/event-log.js';
 import type { BackfillStore } from '../../core/ports/backfill-store.js';
 import type { HookChangeFeed } from '../../core/ports/hook-change-feed.js';
 import type { HookRepository } from '../../core/ports/hook-repository.js';
@@ -38,7 +37,7 @@ export type PostgresAdapters = {
   blocks: BlockStore;
   contracts: ContractStore;
   backfills: BackfillStore;
-  eventLog: EventLog;
+  eventLog: PgEventLog;
   deliveries: DeliveryQueue;
   hookChanges: HookChangeFeed;
   /** Become the one active ingest process (waits while another holds it). */

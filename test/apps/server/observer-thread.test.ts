@@ -65,6 +65,16 @@ function describeStore(name: string, env: () => Record<string, string>, after: (
       const status = await send(t.baseUrl, 'GET', '/chainhooks/v1');
       expect(status.body.chain_tip.index_block_hash).to.equal(block.index_block_hash);
     });
+
+    it('counts an entry in the instance event log by the time the node has its 200', async () => {
+      const res = await fetch(`${t.observerUrl}/new_block`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(new ChainBuilder().next()),
+      });
+      const { id } = (await res.json()) as { id: number };
+      expect(t.server.stackhooks.eventLog.lastId()).to.be.at.least(id);
+    });
   });
 }
 
