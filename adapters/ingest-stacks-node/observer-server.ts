@@ -17,8 +17,11 @@ export const OBSERVER_BODIES_IN_FLIGHT_BYTES = OBSERVER_BODY_LIMIT;
 export type ObserverOptions = {
   log: EventLog;
   logger: Logger;
-  /** Called after each entry is durably appended, to wake the processing loop (and count it). */
-  onAppended: (id: number, path: string, receivedAt: number) => void;
+  /**
+   * Called after each entry is durably appended, to wake the processing loop (and count it);
+   * `seconds` is how long the post took from its headers arriving to its entry stored.
+   */
+  onAppended: (id: number, path: string, receivedAt: number, seconds: number) => void;
   now?: () => number;
   /** Bytes of bodies held at once (default `OBSERVER_BODIES_IN_FLIGHT_BYTES`). */
   bodiesInFlightBytes?: number;
@@ -97,6 +100,7 @@ async function handle(
   now: () => number,
   budget: BodyBudget,
 ) {
+  const started = performance.now();
   const path = (req.url ?? '/').split('?')[0];
   if (req.method !== 'POST') {
     return reply(res, req.method === 'GET' ? 200 : 405, { status: 'ready' });
@@ -129,7 +133,7 @@ async function handle(
     const receivedAt = now();
     const id = await options.log.append(path, body, receivedAt);
     // Told first: a reader woken by the 200 (a test, a script) then finds the entry counted.
-    options.onAppended(id, path, receivedAt);
+    options.onAppended(id, path, receivedAt, (performance.now() - started) / 1000);
     reply(res, 200, { result: 'ok', id });
   } finally {
     budget.release(reserved);

@@ -30,6 +30,7 @@ export function statusClass(status: number | null, timedOut: boolean): string {
  */
 export class EventMetrics {
   private readonly observerPosts: Counter<'path'>;
+  private readonly observerPostSeconds: Histogram;
   private readonly blocksReceived: Counter;
   private readonly blocksProcessed: Counter;
   private readonly processingSeconds: Histogram;
@@ -47,6 +48,12 @@ export class EventMetrics {
       name: 'stackhooks_observer_posts_total',
       help: 'Posts of the stacks-node stored by this process’s observer, by path',
       labelNames: ['path'],
+      registers,
+    });
+    this.observerPostSeconds = new Histogram({
+      name: 'stackhooks_observer_post_seconds',
+      help: 'Time the observer took to store a post of the node, from its arrival to its 200',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,
     });
     this.blocksReceived = new Counter({
@@ -110,9 +117,10 @@ export class EventMetrics {
       this.attempts.inc({ outcome, status_class: outcome === 'delivered' ? '2xx' : '5xx' }, 0);
   }
 
-  /** The observer stored a post of the node. */
-  observerPost(path: string): void {
+  /** The observer stored a post of the node, `seconds` after it arrived. */
+  observerPost(path: string, seconds: number): void {
     this.observerPosts.inc({ path: OBSERVER_PATHS.has(path) ? path : 'other' });
+    this.observerPostSeconds.observe(seconds);
     if (path === '/new_block') this.blocksReceived.inc();
   }
 

@@ -9,8 +9,8 @@ import type {
 
 /** What the instance does with the observer thread's reports. */
 export type ObserverThreadListener = {
-  /** An entry is durably in the log. */
-  appended(entry: { id: number; path: string; receivedAt: number }): void;
+  /** An entry is durably in the log, `seconds` after its post arrived. */
+  appended(entry: { id: number; path: string; receivedAt: number; seconds: number }): void;
   logger: Logger;
   space: DiskSpaceReport | undefined;
 };

@@ -24,8 +24,8 @@ export type ObserverThreadReport =
   | { type: 'listening'; port: number }
   /** It could not start; `port` is set for a port in use (EADDRINUSE), as Node's own error has it. */
   | { type: 'failed'; message: string; code: string | undefined; port: number | undefined }
-  /** An entry is durably in the log (its 200 is on its way). */
-  | { type: 'appended'; id: number; path: string; receivedAt: number }
+  /** An entry is durably in the log (its 200 is on its way), `seconds` after its post arrived. */
+  | { type: 'appended'; id: number; path: string; receivedAt: number; seconds: number }
   | {
       type: 'log';
       level: 'debug' | 'info' | 'warn' | 'error';

@@ -73,7 +73,8 @@ async function run(): Promise<void> {
     log,
     logger,
     bodiesInFlightBytes: data.bodiesInFlightBytes,
-    onAppended: (id, path, receivedAt) => report({ type: 'appended', id, path, receivedAt }),
+    onAppended: (id, path, receivedAt, seconds) =>
+      report({ type: 'appended', id, path, receivedAt, seconds }),
   });
   let bound: number;
   try {

@@ -51,8 +51,8 @@ export async function startObserver(
   const port = options.port ?? 20455;
   const host = options.host ?? '127.0.0.1';
   const graceMs = options.shutdownGraceMs ?? 10_000;
-  const appended = (path: string) => {
-    stackhooks.metrics.events.observerPost(path);
+  const appended = (path: string, seconds: number) => {
+    stackhooks.metrics.events.observerPost(path, seconds);
     blockProcessing.wake();
   };
   try {
@@ -63,7 +63,7 @@ export async function startObserver(
         {
           appended: (entry) => {
             appender.follow({ id: entry.id, received_at: entry.receivedAt });
-            appended(entry.path);
+            appended(entry.path, entry.seconds);
           },
           logger,
           space: appender.space,
@@ -81,7 +81,7 @@ export async function startObserver(
     const server = createObserverServer({
       log: stackhooks.eventLog,
       logger,
-      onAppended: (_id, path) => appended(path),
+      onAppended: (_id, path, _receivedAt, seconds) => appended(path, seconds),
     });
     const bound = await listenObserver(server, port, host);
     return {

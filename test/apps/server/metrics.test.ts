@@ -79,6 +79,9 @@ describe('the /metrics of a running server', function () {
     const m = await metrics(t);
     expect(sample(m, 'stackhooks_blocks_received_total')).to.equal(4);
     expect(sample(m, 'stackhooks_observer_posts_total', { path: '/new_block' })).to.equal(4);
+    // Every post stored is timed, from its arrival to its 200 (the server posts only blocks here).
+    expect(sample(m, 'stackhooks_observer_post_seconds_count')).to.equal(4);
+    expect(sample(m, 'stackhooks_observer_post_seconds_sum')).to.be.greaterThan(0);
     expect(sample(m, 'stackhooks_blocks_processed_total')).to.equal(4);
     expect(sample(m, 'stackhooks_block_processing_seconds_count')).to.equal(4);
     expect(sample(m, 'stackhooks_chain_tip_height')).to.equal(side.block_height);
