@@ -9,7 +9,9 @@
 // in use (its /metrics), the disk of each part (archive, event log, outbox bodies, settled log
 // records, delivery log), how often the embedded outbox's journal was rewritten, the age of the
 // oldest payload one matching hook's delivery log still lists (its REST API), the longest pause of
-// the server's main event loop (its /metrics), the observer's POST p50/p99, delivery p50/p99
+// the server's main event loop (its /metrics), the observer's POST p50/p99 (timed by a poster
+// process of its own, as a node's thread would see them) beside the server's own measure of the
+// same posts (its /metrics: the bucket its p99 is under, the posts over 50 ms), delivery p50/p99
 // (block posted → its webhook received) and the payloads pending (its /metrics). At the end it
 // waits for the webhooks still due, counts any missing, and prints the figures over all windows
 // against the targets.
@@ -30,6 +32,7 @@ import type { NodeBlock } from '../core/stacks-codec/node-block.js';
 import { busyCopy, readFirstNodeBlock } from './support/busy-blocks.js';
 import { matchingDefinition, nonMatchingDefinition } from './support/deliver-hooks.js';
 import { machineLine } from './support/measure.js';
+import { startSoakPoster } from './support/soak-poster.js';
 import { startSoakServer } from './support/soak-server.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -124,6 +127,36 @@ const pct = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
 
+const POST_BUCKETS = [
+  '0.001',
+  '0.0025',
+  '0.005',
+  '0.01',
+  '0.025',
+  '0.05',
+  '0.1',
+  '0.25',
+  '0.5',
+  '1',
+  '2.5',
+  '5',
+];
+
+/**
+ * The observer's answer times as the server measured them between two reads of its figures (its
+ * `stackhooks_observer_post_seconds` histogram): the bucket bound its p99 is under, and how many
+ * posts took over 50 ms. Beside the poster's own times, it tells the server's part from the wire's.
+ */
+function serverObserver(before: Map<string, number>, after: Map<string, number>): string {
+  const name = 'stackhooks_observer_post_seconds';
+  const delta = (key: string) => (after.get(key) ?? 0) - (before.get(key) ?? 0);
+  const count = delta(`${name}_count`);
+  if (count === 0) return '-';
+  const within = (le: string) => delta(`${name}_bucket{le="${le}"}`);
+  const bound = POST_BUCKETS.find((le) => within(le) >= 0.99 * count);
+  return `${bound === undefined ? '> 5000' : Number(bound) * 1000} / ${count - within('0.05')}`;
+}
+
 type Window = {
   rss: number;
   peak?: number;
@@ -180,6 +213,8 @@ async function main(): Promise<void> {
     STACKHOOKS_DELIVERED_BODY_RETENTION: values['body-retention']!,
     ...(databaseUrl && { STACKHOOKS_DATABASE_URL: databaseUrl }),
   });
+  const poster = await startSoakPoster();
+  await poster.post(server.observerUrl);
   let watched = '';
   for (let i = 0; i < hookCount; i++) {
     const uuid = await server.register(
@@ -229,13 +264,13 @@ async function main(): Promise<void> {
   );
   console.log(machineLine());
   console.log(
-    '\n| window end (s) | blocks | payloads received | RSS MiB | RSS peak MiB | heap used MiB | archive MiB | event log MiB | outbox MiB | settled records MiB | delivery log MiB | journal rewrites | oldest logged s | loop pause max ms | observer p50/p99 ms | delivery p50/p99 ms | pending | load |',
+    '\n| window end (s) | blocks | payloads received | RSS MiB | RSS peak MiB | heap used MiB | archive MiB | event log MiB | outbox MiB | settled records MiB | delivery log MiB | journal rewrites | oldest logged s | loop pause max ms | observer p50/p99 ms | observer p99 at the server ≤ ms / posts over 50 ms | delivery p50/p99 ms | pending | load |',
   );
-  console.log(`|${'---:|'.repeat(18)}`);
+  console.log(`|${'---:|'.repeat(19)}`);
   // Both read "since the last read": the peak RSS and prom-client's event-loop histogram. Reading
   // them now starts the first window clean of the hooks' registration.
   await server.memory();
-  await server.figures();
+  let lastFigures = await server.figures();
   const windows: Window[] = [];
   const observer: number[] = [];
   const start = Date.now();
@@ -252,14 +287,9 @@ async function main(): Promise<void> {
     const t0 = Date.now();
     postedAt.set(block.block_height, t0);
     if (block.events.some((e) => e.type.startsWith('stx_'))) expected += matching;
-    const res = await fetch(server.observerUrl, {
-      method: 'POST',
-      body,
-      headers: { 'content-type': 'application/json' },
-    });
-    await res.arrayBuffer();
-    if (res.status !== 200) failedPosts++;
-    observer.push(Date.now() - t0);
+    const answer = await poster.post(server.observerUrl, body);
+    if (answer.status !== 200) failedPosts++;
+    observer.push(Math.round(answer.ms));
     n++;
     if (Date.now() >= nextWindow) {
       const memory = await server.memory();
@@ -278,10 +308,11 @@ async function main(): Promise<void> {
       };
       windows.push(window);
       console.log(
-        `| ${Math.round((Date.now() - start) / 1000)} | ${n} | ${received} | ${MiB(memory.rss)} | ${memory.peak === undefined ? '-' : MiB(memory.peak)} | ${MiB(figures.get('nodejs_heap_size_used_bytes') ?? NaN)} | ${MiB(p.archive)} | ${MiB(p.events)} | ${MiB(p.outbox)} | ${postgres ? '-' : MiB(p.settled)} | ${postgres ? '(in outbox)' : MiB(p.log)} | ${postgres ? '-' : generation - lastGeneration} | ${oldest ?? '-'} | ${pause} | ${pct(observer, 50)}/${window.observerP99} | ${pct(delivery, 50)}/${window.deliveryP99} | ${figures.get('stackhooks_outbox_pending') ?? '-'} | ${loadavg()[0].toFixed(1)} |`,
+        `| ${Math.round((Date.now() - start) / 1000)} | ${n} | ${received} | ${MiB(memory.rss)} | ${memory.peak === undefined ? '-' : MiB(memory.peak)} | ${MiB(figures.get('nodejs_heap_size_used_bytes') ?? NaN)} | ${MiB(p.archive)} | ${MiB(p.events)} | ${MiB(p.outbox)} | ${postgres ? '-' : MiB(p.settled)} | ${postgres ? '(in outbox)' : MiB(p.log)} | ${postgres ? '-' : generation - lastGeneration} | ${oldest ?? '-'} | ${pause} | ${pct(observer, 50)}/${window.observerP99} | ${serverObserver(lastFigures, figures)} | ${pct(delivery, 50)}/${window.deliveryP99} | ${figures.get('stackhooks_outbox_pending') ?? '-'} | ${loadavg()[0].toFixed(1)} |`,
       );
       observer.length = 0;
       delivery.length = 0;
+      lastFigures = figures;
       lastGeneration = generation;
       nextWindow += windowMs;
     }
@@ -297,6 +328,7 @@ async function main(): Promise<void> {
     `${n} blocks posted, ${failedPosts} not answered 200; ${received} webhooks received of ${expected} expected (${expected - received} missing after up to 2 min of draining); ${errors.length} error lines; the server exited ${exitCode} on SIGTERM.`,
   );
   receiver.stop();
+  poster.stop();
   await db?.end();
   if (databaseUrl) {
     const base = new pg.Client({ connectionString: databaseUrl.split('?')[0] });

@@ -36,7 +36,7 @@ export type SoakServer = {
   oldestLoggedAt(uuid: string): Promise<number | undefined>;
   /** Resident memory now and at its highest since the last call (`peak` absent where the kernel refuses the reset). */
   memory(): Promise<{ rss: number; peak?: number }>;
-  /** The server's Prometheus figures by name (labelled series summed). */
+  /** The server's Prometheus figures by name (labelled series summed), and each labelled series by itself (`name{labels}`). */
   figures(): Promise<Map<string, number>>;
   /** The error lines it logged so far. */
   errorLines(): string[];
@@ -120,8 +120,10 @@ export async function startSoakServer(
       const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
       const figures = new Map<string, number>();
       for (const line of text.split('\n')) {
-        const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{[^}]*\})? (\S+)$/.exec(line);
-        if (match) figures.set(match[1], (figures.get(match[1]) ?? 0) + Number(match[2]));
+        const match = /^(([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{[^}]*\})?) (\S+)$/.exec(line);
+        if (!match) continue;
+        figures.set(match[2], (figures.get(match[2]) ?? 0) + Number(match[3]));
+        if (match[1] !== match[2]) figures.set(match[1], Number(match[3]));
       }
       return figures;
     },
