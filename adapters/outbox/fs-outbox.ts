@@ -5,6 +5,7 @@ import { JournaledOutbox } from './journaled-outbox.js';
 import { OutboxState, type OutboxOptions } from './outbox-state.js';
 import { PayloadSegments } from './payload-segments.js';
 import { DEFAULT_BODY_CACHE_BYTES, SegmentPayloads } from './payload-store.js';
+import { SentOnDisk } from './sent-on-disk.js';
 import { SegmentSettlements } from './settlement-store.js';
 
 /** Options of the file outbox. */
@@ -27,14 +28,18 @@ const DEFAULT_COMPACT_AT_BYTES = 64 * 1024 * 1024;
 /** Enough for a hook that keeps up to be sent from memory; past it, its queue waits on disk. */
 export const DEFAULT_PENDING_IN_MEMORY_PER_HOOK = 32;
 const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
-/** Settlement records are small and pruned oldest first: smaller segments follow the retention closely. */
+/**
+ * Settlement records and sent blocks' records are small and let go of oldest first: smaller
+ * segments follow their retention closely.
+ */
 const SETTLEMENT_SEGMENT_BYTES = 8 * 1024 * 1024;
 
 /**
  * The durable outbox: the memory state machine, rebuilt on open from its journal (`FileJournal`),
  * and every change made durable there before the call resolves. Payloads are written to payload
  * segments (`payloads/`, a block they share once per segment), settled log entries to settlement
- * segments (`settled/`); memory holds each hook's first pending payloads, the rest of a long
+ * segments (`settled/`), the blocks sent to hooks past the newest few to records of their own
+ * (`sent/`); memory holds each hook's first pending payloads, the rest of a long
  * queue as 33 bytes a payload, each settled payload as 54 bytes, and a bounded cache of recent
  * bodies. Reads answer from memory (or a synchronous read of a record) at once, so they may show
  * a change whose fsync is still under way (a delivery of it is at-least-once anyway).
@@ -58,13 +63,20 @@ export class FsOutbox extends JournaledOutbox {
       join(dir, 'settled'),
       Math.min(options.segmentBytes ?? SETTLEMENT_SEGMENT_BYTES, SETTLEMENT_SEGMENT_BYTES),
     );
+    const sent = await PayloadSegments.open(join(dir, 'sent'), SETTLEMENT_SEGMENT_BYTES);
     const payloads = new SegmentPayloads(segments, options.bodyCacheBytes ?? DEFAULT_BODY_CACHE_BYTES);
     const window = options.pendingInMemoryPerHook ?? DEFAULT_PENDING_IN_MEMORY_PER_HOOK;
-    const state = new OutboxState(payloads, window, options, new SegmentSettlements(settled));
+    const state = new OutboxState(
+      payloads,
+      window,
+      options,
+      new SegmentSettlements(settled),
+      new SentOnDisk(sent),
+    );
     const compactAt = options.compactAtBytes ?? DEFAULT_COMPACT_AT_BYTES;
     const file = await FileJournal.open(dir, state, {
       compactAtBytes: compactAt,
-      segments: [segments, settled],
+      segments: [segments, settled, sent],
       space: options.space,
       sliceBytes: options.snapshotSliceBytes,
     });
@@ -76,9 +88,16 @@ export class FsOutbox extends JournaledOutbox {
   /**
    * What the outbox holds in memory now: payloads as entries (each hook's first pending ones, and
    * the one in flight), pending payloads kept on disk only (33 bytes each), settled payloads kept
-   * on disk only (54 bytes each), and bytes of cached bodies.
+   * on disk only (54 bytes each), blocks sent to hooks (the newest; older ones are on disk), and
+   * bytes of cached bodies.
    */
-  inMemory(): { entries: number; coldPayloads: number; settledPayloads: number; cachedBodyBytes: number } {
+  inMemory(): {
+    entries: number;
+    coldPayloads: number;
+    settledPayloads: number;
+    sentBlocks: number;
+    cachedBodyBytes: number;
+  } {
     return { ...this.state.footprint(), cachedBodyBytes: this.payloads.cachedBytes };
   }
 

@@ -11,8 +11,8 @@ import type { SettledChunk } from './settled-run.js';
 type LocatorTuple = [number, number, number];
 
 /**
- * One record of the outbox journal. The first eight kinds are the changes as they happen; the last
- * six make up a compaction snapshot (the live state, written as one new segment). Payload bodies
+ * One record of the outbox journal. The first nine kinds are the changes as they happen; the last
+ * seven make up a compaction snapshot (the live state, written as one new segment). Payload bodies
  * are not in the journal but in the payload segments, which `loc` points into; a journal written
  * before that (a payload or a record with its `body`) is read, and its bodies moved into segments.
  */
@@ -30,12 +30,15 @@ export type JournalEntry =
   | { t: 'pruned'; before: number; now?: number }
   // A settled entry left memory; its settlement record is at `loc` (in `settled/`).
   | { t: 'settled'; hook: string; id: string; loc: LocatorTuple }
+  // A sent block's records on disk changed: `loc` added (it left memory), or instead of the others.
+  | { t: 'sent_moved'; hash: string; loc: LocatorTuple | null; replace?: true }
   | { t: 'clock'; seen: number }
   | { t: 'record'; entry: Omit<OutboxEntry, 'loc'> & { loc?: LocatorTuple } }
   | { t: 'queue'; hook: string; ids: string[]; parked?: string[] }
   | { t: 'cold'; hook: string; run: ColdRunSnapshot }
   | { t: 'settled_run'; hook: string; run: SettledChunk }
-  | { t: 'sent'; hook: string; blocks: [string, readonly number[]][] };
+  | { t: 'sent'; hook: string; blocks: [string, readonly number[]][] }
+  | { t: 'sent_on_disk'; blocks: [string, LocatorTuple[]][] };
 
 /** An entry as a journal written before payload segments holds it. */
 type LegacyEntry =
@@ -86,6 +89,9 @@ export function applyEntry(state: OutboxState, payload: Buffer): boolean {
     case 'settled':
       state.movedToDisk(entry.id, locOf(entry.loc));
       return false;
+    case 'sent_moved':
+      state.sentMovedToDisk(entry.hash, entry.loc && locOf(entry.loc), entry.replace === true);
+      return false;
     case 'clock':
       state.restoreClock(entry.seen);
       return false;
@@ -110,6 +116,9 @@ export function applyEntry(state: OutboxState, payload: Buffer): boolean {
       return false;
     case 'sent':
       state.restoreSent(entry.hook, entry.blocks);
+      return false;
+    case 'sent_on_disk':
+      for (const [hash, locs] of entry.blocks) state.restoreSentOnDisk(hash, locs.map(locOf));
       return false;
     default:
       // A journal from a newer release: replaying part of it would silently lose state.

@@ -41,7 +41,7 @@ export class JournaledOutbox implements DeliveryQueue {
   async enqueue(payloads: OutgoingPayload[]): Promise<void> {
     this.journal.usable();
     const added = this.state.enqueue(payloads);
-    await this.journal.commit(added.length > 0 ? [batchOf(added)] : []);
+    await this.journal.commit(this.withMoves(added.length > 0 ? [batchOf(added)] : []));
     if (added.length > 0) this.listeners.notify();
   }
 
@@ -149,12 +149,14 @@ export class JournaledOutbox implements DeliveryQueue {
     return this.listeners.add(listener);
   }
 
-  // `entries`, then a record of each settled entry that left memory since the last call, all
-  // appended to `into`.
+  // `entries`, then a record of each settled entry that left memory since the last call and of
+  // each sent block's move to disk, all appended to `into`.
   private withMoves(entries: JournalEntry[], into: JournalEntry[] = []): JournalEntry[] {
     into.push(...entries);
     for (const { hook, id, loc } of this.state.settleToDisk())
       into.push({ t: 'settled', hook, id, loc: locTuple(loc) });
+    for (const { hash, loc, replace } of this.state.sentToDisk())
+      into.push({ t: 'sent_moved', hash, loc: loc && locTuple(loc), ...(replace && { replace }) });
     return into;
   }
 }

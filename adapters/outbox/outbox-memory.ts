@@ -9,7 +9,8 @@ import { DeliveredBodies } from './log-retention.js';
 import { metaOf, type OutboxEntry, type PayloadMeta } from './outbox-entry.js';
 import type { Locator } from './payload-segments.js';
 import type { PayloadStore } from './payload-store.js';
-import { SENT_BLOCKS_PER_HOOK, SentApplies } from './sent-applies.js';
+import { SENT_BLOCKS_PER_HOOK, SentApplies, type SentMove } from './sent-applies.js';
+import type { SentOnDisk } from './sent-on-disk.js';
 import type { SentInstant } from './sent-instant.js';
 import type { SettledChunk, SettledView } from './settled-run.js';
 import type { SettlementStore } from './settlement-store.js';
@@ -58,10 +59,12 @@ export class OutboxMemory {
     options: OutboxOptions = {},
     /** Where settled entries go when they leave memory; without it they stay (the memory outbox). */
     protected readonly settlements?: SettlementStore,
+    /** Where sent blocks go past the newest few; without it they stay (the memory outbox). */
+    private readonly sentOnDisk?: SentOnDisk,
   ) {
     this.keepDeliveredBodiesMs = options.keepDeliveredBodiesMs ?? HOUR_MS;
     this.reader = new LogReader(store, settlements);
-    this.sent = new SentApplies(options.sentBlocksPerHook ?? SENT_BLOCKS_PER_HOOK);
+    this.sent = new SentApplies(options.sentBlocksPerHook ?? SENT_BLOCKS_PER_HOOK, sentOnDisk);
   }
 
   /** The whole payload of an entry in memory, body included, when it is still kept. */
@@ -99,16 +102,21 @@ export class OutboxMemory {
 
   /**
    * How many payloads the state holds as entries in memory, as cold payloads (33 bytes each) and as
-   * settled payloads on disk (54 bytes each).
+   * settled payloads on disk (54 bytes each), and how many blocks sent to hooks it holds in memory.
    */
-  footprint(): { entries: number; coldPayloads: number; settledPayloads: number } {
+  footprint(): { entries: number; coldPayloads: number; settledPayloads: number; sentBlocks: number } {
     let coldPayloads = 0;
     let settledPayloads = 0;
     for (const hook of this.hooks.values()) {
       for (const run of hook.cold) coldPayloads += run.length;
       settledPayloads += hook.settled.length;
     }
-    return { entries: this.entries.size, coldPayloads, settledPayloads };
+    return {
+      entries: this.entries.size,
+      coldPayloads,
+      settledPayloads,
+      sentBlocks: this.sent.blocksInMemory,
+    };
   }
 
   /**
@@ -117,6 +125,26 @@ export class OutboxMemory {
    */
   watchChanges(listener: ((entry: Readonly<OutboxEntry>) => void) | undefined): void {
     this.beforeChange = listener;
+  }
+
+  /** Every sent block on disk and where its records are, oldest first, as they are now (a copy). */
+  sentBlocksOnDisk(): [string, Locator[]][] {
+    return this.sentOnDisk?.snapshot() ?? [];
+  }
+
+  /** Write the sent blocks that go to disk now; the moves, for the journal to name. */
+  sentToDisk(): SentMove[] {
+    return this.sent.spill();
+  }
+
+  /** Replay: a sent block's records on disk changed as `sentToDisk` did it. */
+  sentMovedToDisk(hash: string, loc: Locator | null, replace: boolean): void {
+    this.sent.movedToDisk(hash, loc, replace);
+  }
+
+  /** Snapshot restore: a sent block's records on disk, after the blocks restored before it. */
+  restoreSentOnDisk(hash: string, locs: readonly Locator[]): void {
+    this.sentOnDisk?.restore(hash, locs);
   }
 
   /** Let go of the view `freezeSent` took. */

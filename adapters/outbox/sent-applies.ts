@@ -1,4 +1,6 @@
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
+import type { Locator } from './payload-segments.js';
+import type { SentOnDisk } from './sent-on-disk.js';
 import { SentInstant } from './sent-instant.js';
 
 /**
@@ -8,6 +10,15 @@ import { SentInstant } from './sent-instant.js';
  * far beyond any reorg the Stacks chain has seen.
  */
 export const SENT_BLOCKS_PER_HOOK = 10_000;
+
+/**
+ * Blocks kept in memory when older ones go to disk: a rollback of a recent block (every reorg
+ * the chain has seen) costs no I/O, and memory does not grow with the blocks the hooks matched.
+ */
+export const SENT_BLOCKS_IN_MEMORY = 64;
+
+/** A block's records on disk changed: `loc` added (it left memory), or instead of the others (`replace`). */
+export type SentMove = { hash: string; loc: Locator | null; replace: boolean };
 
 /** Distinct transaction index lists kept for sharing; past this, the oldest is no longer shared. */
 const SHARED_LISTS = 4_096;
@@ -21,7 +32,10 @@ type SentBlock = { hash: string; hooks: Set<string> };
  * Entries are kept until a hook has more than the limit, so they are what memory holds per hook
  * and block: the many hooks sent one block share its hash string and, when they were sent the
  * same transactions, one frozen index list (a snapshot restores each hook on its own, so sharing
- * is by content, not by the order payloads came in).
+ * is by content, not by the order payloads came in). With a store on disk, only the newest
+ * `SENT_BLOCKS_IN_MEMORY` blocks stay in memory: `spill` writes the older ones' records and a
+ * rollback of a block on disk is written as its record without the hook, so a journal names
+ * each move and a replay makes it without writing (`movedToDisk`).
  */
 export class SentApplies {
   /** hook → block hash → tx indexes; a Map keeps insertion order, so the first key is the oldest. */
@@ -31,8 +45,14 @@ export class SentApplies {
   private readonly lists = new Map<string, readonly number[]>();
   /** The view a snapshot under way reads, told before a hook's blocks change (see `freeze`). */
   private frozen: SentInstant | undefined;
+  /** block hash → hooks rolled back from it while its records are on disk, to be written by `spill`. */
+  private readonly diskForgets = new Map<string, Set<string>>();
 
-  constructor(private readonly limit = SENT_BLOCKS_PER_HOOK) {}
+  constructor(
+    private readonly limit = SENT_BLOCKS_PER_HOOK,
+    private readonly disk?: SentOnDisk,
+    private readonly inMemory = SENT_BLOCKS_IN_MEMORY,
+  ) {}
 
   /**
    * Every hook's blocks as they are now, to be read later while they keep changing (for a snapshot
@@ -49,12 +69,21 @@ export class SentApplies {
     this.frozen = undefined;
   }
 
+  /** How many blocks are held in memory (those on disk aside). */
+  get blocksInMemory(): number {
+    return this.byBlock.size;
+  }
+
   /** Track a live payload: its rollback takes blocks back, its apply adds them. */
   track(payload: Pick<OutgoingPayload, 'hook_uuid' | 'apply' | 'rollback'>): void {
     const hook = payload.hook_uuid;
     for (const ref of payload.rollback) {
       if (this.byHook.get(hook)?.has(ref.hash)) this.frozen?.changing(hook);
       this.forget(hook, ref.hash);
+      if (this.disk?.has(ref.hash)) {
+        const hooks = this.diskForgets.get(ref.hash) ?? new Set<string>();
+        this.diskForgets.set(ref.hash, hooks.add(hook));
+      }
     }
     this.add(
       hook,
@@ -72,8 +101,50 @@ export class SentApplies {
         if (!blocks) result.set(hook, (blocks = new Map()));
         blocks.set(hash, [...txIndexes]);
       }
+      // Sent again since it went to disk: memory has the newer send.
+      if (!this.disk?.has(hash)) continue;
+      const forgotten = this.diskForgets.get(hash);
+      for (const [hook, txIndexes] of this.disk.read(hash)) {
+        if (forgotten?.has(hook) || result.get(hook)?.has(hash)) continue;
+        let blocks = result.get(hook);
+        if (!blocks) result.set(hook, (blocks = new Map()));
+        blocks.set(hash, [...txIndexes]);
+      }
     }
     return result;
+  }
+
+  /**
+   * Write what is to go to disk: the records of blocks rolled back from a hook while on disk,
+   * rewritten without it, and the blocks past the newest `SENT_BLOCKS_IN_MEMORY`, which leave
+   * memory. Returns the moves, in order, for the journal to name.
+   */
+  spill(): SentMove[] {
+    if (!this.disk) return [];
+    const moves: SentMove[] = [];
+    for (const [hash, forgotten] of this.diskForgets) {
+      const hooks = [...this.disk.read(hash)].filter(([hook]) => !forgotten.has(hook));
+      moves.push({ hash, loc: hooks.length > 0 ? this.disk.put(hooks) : null, replace: true });
+    }
+    let over = this.byBlock.size - this.inMemory;
+    for (const hash of this.byBlock.keys()) {
+      if (over-- <= 0) break;
+      const block = this.byBlock.get(hash)!;
+      const hooks = [...block.hooks].map((hook): [string, readonly number[]] => [
+        hook,
+        this.byHook.get(hook)!.get(hash)!,
+      ]);
+      moves.push({ hash, loc: this.disk.put(hooks), replace: false });
+    }
+    for (const move of moves) this.movedToDisk(move.hash, move.loc, move.replace);
+    return moves;
+  }
+
+  /** A block's records on disk changed as `spill` did it (a replay names the move instead of writing). */
+  movedToDisk(hash: string, loc: Locator | null, replace: boolean): void {
+    if (replace) this.diskForgets.delete(hash);
+    else this.leaveMemory(hash);
+    this.disk?.moved(hash, loc, replace);
   }
 
   /** Forget everything about a hook. */
@@ -114,6 +185,19 @@ export class SentApplies {
       this.frozen?.evicting(hook, oldest);
       this.forget(hook, oldest[0]);
     }
+  }
+
+  // Every hook's entry of the block goes; a snapshot under way keeps it in its view.
+  private leaveMemory(hash: string): void {
+    for (const hook of this.byBlock.get(hash)?.hooks ?? []) {
+      const blocks = this.byHook.get(hook)!;
+      const indexes = blocks.get(hash)!;
+      if (blocks.keys().next().value === hash) this.frozen?.evicting(hook, [hash, indexes]);
+      else this.frozen?.changing(hook);
+      blocks.delete(hash);
+      if (blocks.size === 0) this.byHook.delete(hook);
+    }
+    this.byBlock.delete(hash);
   }
 
   private forget(hook: string, hash: string): void {

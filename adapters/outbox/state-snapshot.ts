@@ -1,5 +1,6 @@
 import type { ColdRunSnapshot } from './cold-run.js';
-import { encodeEntry, recordEntry, type JournalEntry } from './journal-entry.js';
+import { encodeEntry, locTuple, recordEntry, type JournalEntry } from './journal-entry.js';
+import type { Locator } from './payload-segments.js';
 import { frameRecord } from './journal-file.js';
 import type { OutboxEntry } from './outbox-entry.js';
 import type { OutboxState } from './outbox-state.js';
@@ -35,6 +36,7 @@ export class StateSnapshot {
     private readonly cold: ([string, ColdRunSnapshot] | undefined)[],
     private readonly settled: ([string, SettledView] | undefined)[],
     private readonly sent: SentInstant,
+    private readonly sentOnDisk: [string, Locator[]][],
   ) {}
 
   /** Take the state as it is now; it is watched until `release`. */
@@ -47,6 +49,7 @@ export class StateSnapshot {
       [...state.coldRuns()],
       [...state.settledRuns()],
       state.freezeSent(),
+      state.sentBlocksOnDisk(),
     );
     state.watchChanges((entry) => snapshot.preserve(entry));
     return snapshot;
@@ -97,6 +100,13 @@ export class StateSnapshot {
         if (full) yield full;
         full = add(encoded({ t: 'sent', hook, blocks: blocks.slice(from, from + SENT_PER_RECORD) }));
       }
+    }
+    for (let from = 0; from < this.sentOnDisk.length; from += SENT_PER_RECORD) {
+      if (full) yield full;
+      const blocks = this.sentOnDisk
+        .slice(from, from + SENT_PER_RECORD)
+        .map(([hash, locs]): [string, [number, number, number][]] => [hash, locs.map(locTuple)]);
+      full = add(encoded({ t: 'sent_on_disk', blocks }));
     }
     if (full) yield full;
     if (bytes > 0) yield Buffer.concat(slice, bytes);

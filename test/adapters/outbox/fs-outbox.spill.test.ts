@@ -18,6 +18,7 @@ describe('FsOutbox with long queues and settled payloads on disk', () => {
       entries: 4,
       coldPayloads: 36,
       settledPayloads: 0,
+      sentBlocks: 0,
       cachedBodyBytes: 0,
     });
     expect(await outbox.get('slow', payloads[39].id)).to.include({ state: 'pending', id: payloads[39].id });

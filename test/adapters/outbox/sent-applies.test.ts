@@ -1,6 +1,10 @@
+import { rm } from 'node:fs/promises';
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { PayloadSegments } from '../../../adapters/outbox/payload-segments.js';
 import { SentApplies } from '../../../adapters/outbox/sent-applies.js';
+import { SentOnDisk } from '../../../adapters/outbox/sent-on-disk.js';
+import { makeTempDir } from '../../support/temp-dir.js';
 
 const apply = (hook_uuid: string, hash: string, tx_indexes: number[]) => ({
   hook_uuid,
@@ -80,5 +84,58 @@ describe('SentApplies', () => {
         for (const [hook, blocks] of model) expect(found.get(hook) ?? new Map()).to.deep.equal(blocks);
       }),
     );
+  });
+});
+
+describe('SentApplies with blocks on disk', () => {
+  let dir: string;
+  let segments: PayloadSegments;
+
+  beforeEach(async () => {
+    dir = await makeTempDir('stackhooks-sent-');
+    segments = await PayloadSegments.open(dir, 1 << 20);
+  });
+
+  afterEach(async () => {
+    await segments.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const hash = (n: number) => `0x${n.toString(16).padStart(4, '0')}`;
+
+  it('keeps only its newest blocks in memory however many were sent, and answers for the older ones from disk', () => {
+    const sent = new SentApplies(10_000, new SentOnDisk(segments), 8);
+    for (let n = 0; n < 500; n++) {
+      for (const hook of ['a', 'b']) sent.track(apply(hook, hash(n), [n % 3]));
+      sent.spill();
+    }
+    expect(sent.blocksOf('a').length).to.equal(8);
+    expect(sent.blocksOf('b').length).to.equal(8);
+    const found = sent.lookup([hash(0), hash(499)]);
+    expect([...found.get('a')!]).to.deep.equal([
+      [hash(0), [0]],
+      [hash(499), [499 % 3]],
+    ]);
+    expect([...found.get('b')!.keys()]).to.deep.equal([hash(0), hash(499)]);
+  });
+
+  it('forgets a rollback of a block on disk, in memory at once and on disk once spilled, as a replay of the moves does', () => {
+    const sent = new SentApplies(10_000, new SentOnDisk(segments), 2);
+    const replayed = new SentApplies(10_000, new SentOnDisk(segments), 2);
+    const both = (payload: Parameters<SentApplies['track']>[0]) => {
+      sent.track(payload);
+      replayed.track(payload);
+      for (const move of sent.spill()) replayed.movedToDisk(move.hash, move.loc, move.replace);
+    };
+    for (let n = 0; n < 5; n++) for (const hook of ['a', 'b']) both(apply(hook, hash(n), [n]));
+    both({ hook_uuid: 'a', apply: [], rollback: [{ hash: hash(0), index: 1 }] });
+    for (const outbox of [sent, replayed]) {
+      const found = outbox.lookup([hash(0)]);
+      expect([...found.keys()]).to.deep.equal(['b']);
+      expect([...found.get('b')!]).to.deep.equal([[hash(0), [0]]]);
+    }
+    both({ hook_uuid: 'b', apply: [], rollback: [{ hash: hash(0), index: 1 }] });
+    expect(sent.lookup([hash(0)]).size).to.equal(0);
+    expect(replayed.lookup([hash(0)]).size).to.equal(0);
   });
 });
