@@ -16,8 +16,14 @@
 // waits for the webhooks still due, counts any missing, and prints the figures over all windows
 // against the targets.
 //
+// With `--heap-snapshots DIR` the server writes a snapshot of its main thread's heap (after a full
+// collection) into DIR at each of the minutes `--snapshot-at` lists; `bench/heap-compare.ts`
+// compares two of them. A snapshot stops the server's main thread for seconds (the observer's
+// thread still answers), so such a run's latencies are not the server's.
+//
 // Run: npx tsx bench/soak.ts [--minutes N] [--store embedded|postgres] [--window-seconds 30]
 //   [--retention 5m] [--body-retention 1m] [--rate 3] [--hooks 5000] [--server built|sources]
+//   [--heap-snapshots DIR --snapshot-at 6,12]
 // (Postgres: STACKHOOKS_TEST_DATABASE_URL or the local server, in a fresh schema.)
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -49,6 +55,8 @@ const { values } = parseArgs({
     // built: the compiled package (`npm run build`, then `stackhooks serve` as an installed package
     // runs it); sources: `npm start`'s way, TypeScript compiled as it loads (about 55 MiB more).
     server: { type: 'string', default: 'built' },
+    'heap-snapshots': { type: 'string' },
+    'snapshot-at': { type: 'string', default: '6,12' },
   },
 });
 const minutes = Number(values.minutes);
@@ -57,6 +65,8 @@ const rate = Number(values.rate);
 const hookCount = Number(values.hooks);
 const matching = Math.round(hookCount * 0.02);
 const SMALL_TXS = 4;
+const snapshotDir = values['heap-snapshots'] && resolve(values['heap-snapshots']);
+const snapshotAt = snapshotDir ? values['snapshot-at']!.split(',').map(Number) : [];
 
 // The receiver: its own process, so its work does not share the server's event loop.
 const RECEIVER = `
@@ -212,6 +222,9 @@ async function main(): Promise<void> {
     STACKHOOKS_DELIVERY_RETENTION: values.retention!,
     STACKHOOKS_DELIVERED_BODY_RETENTION: values['body-retention']!,
     ...(databaseUrl && { STACKHOOKS_DATABASE_URL: databaseUrl }),
+    ...(snapshotDir && {
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshotDir}`,
+    }),
   });
   const poster = await startSoakPoster();
   await poster.post(server.observerUrl);
@@ -280,6 +293,11 @@ async function main(): Promise<void> {
   let failedPosts = 0;
   let lastGeneration = await journalGeneration();
   while (Date.now() < end) {
+    if (snapshotAt.length > 0 && Date.now() >= start + snapshotAt[0] * 60_000) {
+      const minute = snapshotAt.shift()!;
+      const path = await server.heapSnapshot(snapshotDir!);
+      console.log(`heap snapshot at ${minute} min (block ${n}): ${path}`);
+    }
     const due = start + (n * 1000) / rate;
     if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
     const block = blockOf(template, n);

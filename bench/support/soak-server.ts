@@ -4,7 +4,8 @@
 // bench's process). What the soak reads of it comes from outside: the kernel's view of its memory,
 // its Prometheus figures and its REST API.
 import { randomBytes } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import {
   CLI_FROM_SOURCE,
@@ -38,6 +39,11 @@ export type SoakServer = {
   memory(): Promise<{ rss: number; peak?: number }>;
   /** The server's Prometheus figures by name (labelled series summed), and each labelled series by itself (`name{labels}`). */
   figures(): Promise<Map<string, number>>;
+  /**
+   * Have it write a heap snapshot into `dir` (it must run with `--heapsnapshot-signal=SIGUSR2`
+   * and `--diagnostic-dir=dir`), and wait until the file is whole; its path.
+   */
+  heapSnapshot(dir: string): Promise<string>;
   /** The error lines it logged so far. */
   errorLines(): string[];
   /** Stop it as an operator would (SIGTERM) and wait for its exit code. */
@@ -126,6 +132,24 @@ export async function startSoakServer(
         if (match[1] !== match[2]) figures.set(match[1], Number(match[3]));
       }
       return figures;
+    },
+    heapSnapshot: async (dir) => {
+      const before = new Set(await readdir(dir));
+      process.kill(pid, 'SIGUSR2');
+      // The main thread writes the file before it answers anything again, the metrics included.
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 500));
+        const name = (await readdir(dir)).find((n) => n.endsWith('.heapsnapshot') && !before.has(n));
+        if (name === undefined) continue;
+        // A connection the pause outlasted may be reset: the answer, not its success, is the sign.
+        await fetch(`http://127.0.0.1:${metricsPort}/metrics`)
+          .then((res) => res.text())
+          .catch(() => undefined);
+        const path = join(dir, name);
+        const size = (await stat(path)).size;
+        await new Promise((r) => setTimeout(r, 500));
+        if ((await stat(path)).size === size) return path;
+      }
     },
     errorLines: () =>
       server
