@@ -19,7 +19,10 @@ import type { SettlementStore } from './settlement-store.js';
 export type OutboxOptions = {
   /** How long a delivered payload's body is kept for a redelivery, in ms (default one hour). */
   keepDeliveredBodiesMs?: number;
-  /** Blocks remembered per hook for rollbacks (default 10,000; see `SENT_BLOCKS_PER_HOOK`). */
+  /**
+   * Blocks remembered per hook in memory for rollbacks (default 10,000; see `SENT_BLOCKS_PER_HOOK`);
+   * the file outbox keeps only the newest few blocks in memory, the older ones on disk.
+   */
   sentBlocksPerHook?: number;
 };
 
