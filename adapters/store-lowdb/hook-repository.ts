@@ -109,13 +109,17 @@ export class LowdbHookRepository implements HookRepository {
 
   /**
    * Move the live stream by `step` and store what `change` makes of the named hooks (unknown uuids
-   * are skipped), in one atomic step that appends only what it wrote to the store's live log.
+   * are skipped), in one atomic step that appends only what it wrote to the store's live log, once
+   * `after` has resolved.
    */
   async recordLiveStep(
     step: LiveStep,
     uuids: readonly string[],
     change: (hook: StoredHook) => StoredHook | undefined,
+    after?: Promise<unknown>,
   ): Promise<StoredHook[]> {
+    // The step reads the hooks in the same turn as it writes them, so it has nothing to do before.
+    await after;
     return this.file.changeLive((state) => {
       const updated: StoredHook[] = [];
       const definitions = new Set<string>();

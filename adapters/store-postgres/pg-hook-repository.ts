@@ -199,16 +199,22 @@ export class PgHookRepository implements HookRepository {
   /**
    * Move the live stream by `step` and store what `change` makes of the named hooks (any owner's;
    * unknown ones are skipped), in one transaction: the progress row, then those hooks, most of them
-   * by their occurrences alone (`writeLiveStep`).
+   * by their occurrences alone (`writeLiveStep`). The transaction does its reads and writes while
+   * `after` runs (on a connection of its own) and commits once it has resolved.
    */
   async recordLiveStep(
     step: LiveStep,
     uuids: readonly string[],
     change: (hook: StoredHook) => StoredHook | undefined,
+    after?: Promise<unknown>,
   ): Promise<StoredHook[]> {
-    const written = await this.db.transaction((client) =>
-      writeLiveStep(client, step, uuids, change, this.#definitions),
-    );
+    const written = await this.db.transaction(async (client) => {
+      const hooks = await writeLiveStep(client, step, uuids, change, this.#definitions);
+      // Not committed before the step's payloads are: a step stored without them would be lost on a
+      // crash (the chain event is processed again, but a hook it expired is no longer matched).
+      await after;
+      return hooks;
+    });
     // Most of these changed only their occurrence rows, so this counts high: a vacuum of pages
     // that stayed all-visible reads little more than the visibility map.
     this.#vacuum.written(written.length);

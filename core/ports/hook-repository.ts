@@ -52,12 +52,15 @@ export interface HookRepository {
    * stands after the step's blocks (or undefined to leave it). Returns the hooks written. Only the
    * hooks that change state are named (payloads, limits), so a block costs what its matches cost.
    * A step changes status and delivery state only: the definitions `change` gets and the returned
-   * hooks hold may be the store's own, never to be edited in place.
+   * hooks hold may be the store's own, never to be edited in place. Given `after` (the step's
+   * payloads being queued), the step is stored only once it resolves, and not at all if it rejects
+   * (the call then rejects with its reason); the store may read and prepare the step meanwhile.
    */
   recordLiveStep(
     step: LiveStep,
     uuids: readonly string[],
     change: (hook: StoredHook) => StoredHook | undefined,
+    after?: Promise<unknown>,
   ): Promise<StoredHook[]>;
   /** Remove one hook; false when the owner has no such hook. */
   delete(owner: string, uuid: string): Promise<boolean>;

@@ -212,8 +212,14 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
       if (share.apply.length === 0 && share.rollback.length === 0) continue;
       payloads.push(this.payloadFor(share, identity, now));
     }
-    if (payloads.length > 0) await this.deliveries.enqueue(payloads);
-    await this.count(shares, new Set(payloads.map((p) => p.hook_uuid)), event, now);
+    const queued = payloads.length > 0 ? this.deliveries.enqueue(payloads) : undefined;
+    // The store prepares the step while the payloads are queued, and stores it only once they are.
+    const [enqueued, counted] = await Promise.allSettled([
+      queued,
+      this.count(shares, new Set(payloads.map((p) => p.hook_uuid)), event, now, queued),
+    ]);
+    if (enqueued.status === 'rejected') throw enqueued.reason;
+    if (counted.status === 'rejected') throw counted.reason;
     return { hooksMatched, payloadsQueued: payloads.length };
   }
 
@@ -305,12 +311,14 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
   }
 
   // The step moves every live hook's evaluations at once; the hooks written are those that got a
-  // payload (occurrences) and those the step brings to their evaluation limit (they expire).
+  // payload (occurrences) and those the step brings to their evaluation limit (they expire). It is
+  // stored only once `queued` (its payloads) is.
   private async count(
     shares: Map<string, HookShare>,
     withPayload: Set<string>,
     event: ChainEvent,
     now: number,
+    queued: Promise<void> | undefined,
   ): Promise<void> {
     const heights = event.apply.map((b) => b.block_identifier.index);
     const step = { blocks: heights.length, height: heights.at(-1) ?? 0, at: toUnixSeconds(now) };
@@ -333,13 +341,18 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
     const told = new Set<string>();
     this.toldDuringStep = told;
     try {
-      const changed = await this.hooks.recordLiveStep(step, [...uuids], (stored) => {
-        if (isResuming(stored)) return reorgAt === undefined ? stored : rewindResume(stored, reorgAt);
-        const share = withPayload.has(stored.uuid) ? shares.get(stored.uuid) : undefined;
-        const top = share && (share.apply.at(-1)?.block ?? share.rollback[0]?.block);
-        const occurrence = share && (top ? top.block_identifier.index : (heights.at(-1) ?? 0));
-        return countLiveStep(stored, heights, occurrence, now);
-      });
+      const changed = await this.hooks.recordLiveStep(
+        step,
+        [...uuids],
+        (stored) => {
+          if (isResuming(stored)) return reorgAt === undefined ? stored : rewindResume(stored, reorgAt);
+          const share = withPayload.has(stored.uuid) ? shares.get(stored.uuid) : undefined;
+          const top = share && (share.apply.at(-1)?.block ?? share.rollback[0]?.block);
+          const occurrence = share && (top ? top.block_identifier.index : (heights.at(-1) ?? 0));
+          return countLiveStep(stored, heights, occurrence, now);
+        },
+        queued,
+      );
       this.position = target;
       for (const hook of changed) if (!told.has(hook.uuid)) this.keep(hook.uuid, hook);
     } finally {

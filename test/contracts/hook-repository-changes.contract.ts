@@ -96,6 +96,38 @@ export function hookChangeCases(current: () => HookRepositorySubject): void {
       expect((await repo.get('carol', c.uuid))!.status.occurrence_count).to.equal(0);
     });
 
+    it('stores nothing of a step whose payloads failed to queue, and fails with their reason', async () => {
+      const a = newHook('alice');
+      await insertAll(repo, [a]);
+      const before = await repo.liveProgress();
+      const failure = new Error('payloads not queued');
+      const queued = Promise.reject(failure);
+      queued.catch(() => undefined);
+      const [outcome] = await Promise.allSettled([
+        repo.recordLiveStep({ blocks: 1, height: 1, at: 10 }, [a.uuid], countOccurrence, queued),
+      ]);
+      expect(outcome).to.deep.include({ status: 'rejected', reason: failure });
+      expect(await repo.liveProgress()).to.deep.equal(before);
+      expect((await repo.get('alice', a.uuid))!.status.occurrence_count).to.equal(0);
+    });
+
+    it('stores a step once its payloads are queued', async () => {
+      const a = newHook('alice');
+      await insertAll(repo, [a]);
+      let queue: () => void = () => undefined;
+      const queued = new Promise<void>((resolve) => (queue = resolve));
+      const recording = repo.recordLiveStep(
+        { blocks: 1, height: 1, at: 10 },
+        [a.uuid],
+        countOccurrence,
+        queued,
+      );
+      queue();
+      expect((await recording).map((h) => h.uuid)).to.deep.equal([a.uuid]);
+      expect((await repo.liveProgress()).evaluated).to.equal(1);
+      expect((await repo.get('alice', a.uuid))!.status.occurrence_count).to.equal(1);
+    });
+
     it('leaves a hook alone when the change returns undefined', async () => {
       const a = newHook('alice');
       await insertAll(repo, [a]);

@@ -73,6 +73,30 @@ if (!(await postgresAvailable())) {
       });
     });
 
+    it('reads a step’s hooks while its payloads are being queued, and commits it only after them', async () => {
+      const hook = liveHook();
+      await repo.insert(hook, 10);
+      let queue: () => void = () => undefined;
+      const queued = new Promise<void>((resolve) => (queue = resolve));
+      let read: () => void = () => undefined;
+      const hooksRead = new Promise<void>((resolve) => (read = resolve));
+      const recording = repo.recordLiveStep(
+        { blocks: 1, height: 7, at: NOW_MS / 1000 },
+        [hook.uuid],
+        (latest) => {
+          read();
+          return sentAt(7)(latest);
+        },
+        queued,
+      );
+      await hooksRead;
+      expect((await repo.liveProgress()).evaluated).to.equal(0);
+      queue();
+      await recording;
+      expect((await repo.liveProgress()).evaluated).to.equal(1);
+      expect((await storedRow(db, hook.uuid)).counted).to.equal('1');
+    });
+
     it('folds counted occurrences back into the hook when the hook is written whole, and counts on from there', async () => {
       const hook = liveHook();
       await repo.insert(hook, 10);

@@ -8,6 +8,7 @@ import type { HookOptions } from '../../../core/hooks/definition.js';
 import { createHook } from '../../../core/hooks/lifecycle.js';
 import type { LiveStep } from '../../../core/hooks/live-progress.js';
 import type { StoredHook } from '../../../core/hooks/record.js';
+import type { OutgoingPayload } from '../../../core/ports/delivery-queue.js';
 import { LiveMatching } from '../../../core/use-cases/live-matching.js';
 import { ChainBuilder, TEST_KEYS, addressOf, stxTransfer } from '../../support/block-builder.js';
 import { sampleDefinition } from '../../support/definitions.js';
@@ -45,9 +46,23 @@ class RecordingRepository extends LowdbHookRepository {
     step: LiveStep,
     uuids: readonly string[],
     change: (hook: StoredHook) => StoredHook | undefined,
+    after?: Promise<unknown>,
   ): Promise<StoredHook[]> {
     this.written.push([...uuids]);
-    return super.recordLiveStep(step, uuids, change);
+    return super.recordLiveStep(step, uuids, change, after);
+  }
+}
+
+/** An outbox whose next enqueue fails (its store went away for a moment), then works again. */
+class FaultyOutbox extends MemoryOutbox {
+  failNext = false;
+
+  override async enqueue(payloads: OutgoingPayload[]): Promise<void> {
+    if (this.failNext) {
+      this.failNext = false;
+      throw new Error('outbox unavailable');
+    }
+    return super.enqueue(payloads);
   }
 }
 
@@ -55,7 +70,7 @@ describe('LiveMatching counters', () => {
   let dir: string;
   let file: StoreFile;
   let hooks: RecordingRepository;
-  let queue: MemoryOutbox;
+  let queue: FaultyOutbox;
   let live: LiveMatching;
   let eventId = 0;
 
@@ -63,7 +78,7 @@ describe('LiveMatching counters', () => {
     dir = await makeTempDir();
     file = await StoreFile.open(dir);
     hooks = new RecordingRepository(file);
-    queue = new MemoryOutbox();
+    queue = new FaultyOutbox();
     const clock = { now: () => 1_700_000_600_000 };
     live = new LiveMatching(hooks, queue, clock, {
       network: 'mainnet',
@@ -95,6 +110,21 @@ describe('LiveMatching counters', () => {
       });
     }
     expect(await shown(matching)).to.include({ occurrence_count: 1 });
+  });
+
+  it('counts nothing of a block whose payloads could not be queued, and counts it once when it comes again', async () => {
+    const matching = hookTo(bob);
+    await hooks.insert(matching, 100);
+    const [block] = await blocksToBob(1);
+    queue.failNext = true;
+    const [failed] = await Promise.allSettled([apply(block)]);
+    expect(failed.status).to.equal('rejected');
+    expect((await hooks.liveProgress()).evaluated).to.equal(0);
+    expect(await shown(matching)).to.include({ occurrence_count: 0, evaluated_block_count: 0 });
+    // Processed again under the same event id, as after a restart: the same payload ids.
+    await live.chainUpdated({ eventId, rollback: [], apply: [block] });
+    expect(queue.all()).to.have.length(1);
+    expect(await shown(matching)).to.include({ occurrence_count: 1, evaluated_block_count: 1 });
   });
 
   it('writes a hook with an evaluation limit only in the block that reaches it, and expires it there', async () => {
