@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { payloadTextParts } from '../../core/payload/index.js';
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
+import { arrayLiteral } from './array-literal.js';
 
 /**
  * A payload's body as its row keeps it: whole, or its own text cut around the blocks it shares with
@@ -35,29 +36,26 @@ export function cutBodies(payloads: readonly OutgoingPayload[]): CutBodies {
   return { bodies, texts };
 }
 
-/**
- * A body's fields in a payload row's JSON (see `insertPayloads`), its blocks named by the ids
- * `textIds` gives their places. A whole body goes as its own JSON, unescaped; a cut one as its
- * pieces, with the enqueue's first text id as the batch the prune looks its texts up by.
- */
-export function bodyFieldsJson(body: CutBody, textIds: readonly number[]): string {
-  if ('whole' in body) return `"body":${body.whole}`;
-  return (
-    `"head":${JSON.stringify(body.head)},"parts":${JSON.stringify(body.parts)},` +
-    `"blocks":[${body.blocks.map((place) => textIds[place]).join(',')}],"batch":${textIds[0]}`
-  );
-}
+/** A body as the columns of its payload row: `body` (whole, or the head of a cut one), and a cut one's pieces. */
+export type BodyColumns = {
+  body: string;
+  /** An array literal of the pieces after each block, for a `text[]` column; null for a whole body. */
+  parts: string | null;
+  /** An array literal of the blocks' text ids, for a `bigint[]` column; null for a whole body. */
+  blocks: string | null;
+  /** The enqueue's first text id, which the prune looks a payload's texts up by; null for a whole body. */
+  batch: number | null;
+};
 
-/**
- * The enqueue's block texts as rows for `json_to_recordset`, each under its id from `textIds`, with
- * the enqueue's first text id as their batch. The `text` fields are the blocks' own JSON: a `json`
- * value keeps its text as written, so each is stored exactly as serialized, and never escaped.
- */
-export function blockTextsJson(texts: readonly string[], textIds: readonly number[]): string {
-  let rows = '[';
-  for (let i = 0; i < texts.length; i++)
-    rows += `${i > 0 ? ',' : ''}{"id":${textIds[i]},"batch":${textIds[0]},"text":${texts[i]}}`;
-  return `${rows}]`;
+/** A body's columns (`BodyColumns`), its blocks named by the ids `textIds` gives their places. */
+export function bodyColumns(body: CutBody, textIds: readonly number[]): BodyColumns {
+  if ('whole' in body) return { body: body.whole, parts: null, blocks: null, batch: null };
+  return {
+    body: body.head,
+    parts: arrayLiteral(body.parts),
+    blocks: `{${body.blocks.map((place) => textIds[place]).join(',')}}`,
+    batch: textIds[0],
+  };
 }
 
 /** Forget the block texts no payload refers to any more (their payloads forgotten, or their bodies let go). */

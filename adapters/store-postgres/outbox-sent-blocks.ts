@@ -14,6 +14,9 @@ export const SENT_BLOCKS_PER_HOOK = 10_000;
  */
 export type SentChange = { hook: string; hash: string; txIndexes: number[] | null; payload: string };
 
+/** Sent blocks to remember as array literals, one element per block (see `SentBlocks.inlineColumns`). */
+export type SentColumns = { payloads: string; hooks: string; hashes: string; txs: string; seqs: string };
+
 /** The changes of an enqueue, and whether any block's change overrode an earlier one of the same call. */
 export type SentChanges = { changes: SentChange[]; overridden: boolean };
 
@@ -60,24 +63,37 @@ export class SentBlocks {
   }
 
   /**
-   * The rows an enqueue's own statement can remember, as JSON for `json_to_recordset` (payload,
-   * hook, hash, tx, seq), each kept only if its payload is inserted: undefined when the enqueue
-   * forgets a block or changes one twice, whose net effect then depends on which payloads were new
-   * (`write` does those after the insert). `seqs` orders them as `write` would.
+   * The rows an enqueue's own statement can remember, as array literals for `unnest` (payload, hook,
+   * hash, tx as `integer[]` literals, seq), each kept only if its payload is inserted: undefined when
+   * the enqueue forgets a block or changes one twice, whose net effect then depends on which payloads
+   * were new (`write` does those after the insert). `seqs` orders them as `write` would.
    */
-  inlineRows({ changes, overridden }: SentChanges, seqs: readonly number[]): string | undefined {
+  inlineColumns({ changes, overridden }: SentChanges, seqs: readonly number[]): SentColumns | undefined {
     if (overridden || changes.some((c) => c.txIndexes === null)) return undefined;
-    let rows = '[';
-    for (let i = 0; i < changes.length; i++) {
+    const n = changes.length;
+    const [payloads, hooks, hashes, txs] = [
+      new Array<string>(n),
+      new Array<string>(n),
+      new Array<string>(n),
+      new Array<string>(n),
+    ];
+    for (let i = 0; i < n; i++) {
       const { payload, hook, hash, txIndexes } = changes[i];
-      rows +=
-        `${i > 0 ? ',' : ''}{"payload":${JSON.stringify(payload)},"hook":${JSON.stringify(hook)},` +
-        `"hash":${JSON.stringify(hash)},"tx":[${txIndexes!.join(',')}],"seq":${seqs[i]}}`;
+      payloads[i] = payload;
+      hooks[i] = hook;
+      hashes[i] = hash;
+      txs[i] = `{${txIndexes!.join(',')}}`;
     }
-    return `${rows}]`;
+    return {
+      payloads: arrayLiteral(payloads),
+      hooks: arrayLiteral(hooks),
+      hashes: arrayLiteral(hashes),
+      txs: arrayLiteral(txs),
+      seqs: arrayLiteral(seqs.slice(0, n)),
+    };
   }
 
-  /** Account for blocks the enqueue's own statement remembered (`inlineRows`), trimming hooks that are due. */
+  /** Account for blocks the enqueue's own statement remembered (`inlineColumns`), trimming hooks that are due. */
   async remembered(client: pg.ClientBase, changes: readonly SentChange[]): Promise<void> {
     await this.trim(client, changes);
   }
