@@ -18,3 +18,15 @@ export function arrayLiteral(values: readonly (string | number | null)[]): strin
   }
   return `{${parts.join(',')}}`;
 }
+
+/**
+ * An array literal of JSON texts, or pieces of one as `JSON.stringify` writes it, for a `text[]`
+ * parameter. Such text holds no raw control characters and no lone surrogates, so the only escapes
+ * `JSON.stringify` gives its elements are `\"` and `\\`, exactly the array literal's own: one native
+ * call quotes them all, where `arrayLiteral` runs a replace on each (a thousand payload bodies'
+ * texts took it several milliseconds a block).
+ */
+export function jsonTextsLiteral(values: readonly (string | null)[]): string {
+  const quoted = JSON.stringify(values);
+  return `{${quoted.slice(1, -1)}}`;
+}

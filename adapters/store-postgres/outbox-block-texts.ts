@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { payloadTextParts } from '../../core/payload/index.js';
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
-import { arrayLiteral } from './array-literal.js';
+import { jsonTextsLiteral } from './array-literal.js';
 
 /**
  * A payload's body as its row keeps it: whole, or its own text cut around the blocks it shares with
@@ -52,7 +52,7 @@ export function bodyColumns(body: CutBody, textIds: readonly number[]): BodyColu
   if ('whole' in body) return { body: body.whole, parts: null, blocks: null, batch: null };
   return {
     body: body.head,
-    parts: arrayLiteral(body.parts),
+    parts: jsonTextsLiteral(body.parts),
     blocks: `{${body.blocks.map((place) => textIds[place]).join(',')}}`,
     batch: textIds[0],
   };

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
-import { arrayLiteral } from './array-literal.js';
+import { arrayLiteral, jsonTextsLiteral } from './array-literal.js';
 import { bodyColumns, cutBodies, type CutBodies } from './outbox-block-texts.js';
 import { refsOf } from './outbox-rows.js';
 import type { SentBlocks } from './outbox-sent-blocks.js';
@@ -103,7 +103,7 @@ export async function insertPayloads(
       ...payloadColumns(fresh, seqs, cut, textIds),
       textIds[0] ?? null,
       arrayLiteral(textIds),
-      arrayLiteral(cut.texts),
+      jsonTextsLiteral(cut.texts),
       ...(inline
         ? [inline.payloads, inline.hooks, inline.hashes, inline.txs, inline.seqs]
         : ['{}', '{}', '{}', '{}', '{}']),
@@ -125,8 +125,8 @@ export async function insertPayloads(
 /**
  * The payloads as array literals, one per column of `insertPayloads`'s unnest (id, hook, owner,
  * url, kind, seq, apply, rollback, body, parts, blocks, batch, created), each body whole or in
- * pieces around the block texts stored once (`bodyColumns`). Every text is kept exactly as given:
- * an array literal quotes it and escapes only its quotes and backslashes.
+ * pieces around the block texts stored once (`bodyColumns`). Every text is kept exactly as given;
+ * the refs, bodies and pieces are JSON texts, quoted all at once (`jsonTextsLiteral`).
  */
 function payloadColumns(
   payloads: readonly OutgoingPayload[],
@@ -134,42 +134,23 @@ function payloadColumns(
   cut: CutBodies,
   textIds: readonly number[],
 ): string[] {
-  const n = payloads.length;
-  const columns = Array.from({ length: 13 }, () => new Array<string | number | null>(n));
-  const [
-    ids,
-    hooks,
-    owners,
-    urls,
-    kinds,
-    seqCol,
-    applies,
-    rollbacks,
-    bodies,
-    parts,
-    blocks,
-    batches,
-    created,
-  ] = columns;
-  for (let i = 0; i < n; i++) {
-    const p = payloads[i];
-    const refs = refsOf(p);
-    const body = bodyColumns(cut.bodies[i], textIds);
-    ids[i] = p.id;
-    hooks[i] = p.hook_uuid;
-    owners[i] = p.owner;
-    urls[i] = p.url;
-    kinds[i] = p.kind;
-    seqCol[i] = seqs[i];
-    applies[i] = refs.apply;
-    rollbacks[i] = refs.rollback;
-    bodies[i] = body.body;
-    parts[i] = body.parts;
-    blocks[i] = body.blocks;
-    batches[i] = body.batch;
-    created[i] = p.created_at;
-  }
-  return columns.map(arrayLiteral);
+  const refs = payloads.map(refsOf);
+  const bodies = cut.bodies.map((body) => bodyColumns(body, textIds));
+  return [
+    arrayLiteral(payloads.map((p) => p.id)),
+    arrayLiteral(payloads.map((p) => p.hook_uuid)),
+    arrayLiteral(payloads.map((p) => p.owner)),
+    arrayLiteral(payloads.map((p) => p.url)),
+    arrayLiteral(payloads.map((p) => p.kind)),
+    arrayLiteral(seqs.slice(0, payloads.length)),
+    jsonTextsLiteral(refs.map((r) => r.apply)),
+    jsonTextsLiteral(refs.map((r) => r.rollback)),
+    jsonTextsLiteral(bodies.map((b) => b.body)),
+    jsonTextsLiteral(bodies.map((b) => b.parts)),
+    jsonTextsLiteral(bodies.map((b) => b.blocks)),
+    arrayLiteral(bodies.map((b) => b.batch)),
+    arrayLiteral(payloads.map((p) => p.created_at)),
+  ];
 }
 
 // The first payload of each key, in order: an id repeated in one call is queued once, as the first.

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
-import { arrayLiteral } from './array-literal.js';
+import { arrayLiteral, jsonTextsLiteral } from './array-literal.js';
 
 /**
  * Blocks kept per hook for rollbacks (as in the embedded outbox): a reorg deeper than a hook's
@@ -88,7 +88,7 @@ export class SentBlocks {
       payloads: arrayLiteral(payloads),
       hooks: arrayLiteral(hooks),
       hashes: arrayLiteral(hashes),
-      txs: arrayLiteral(txs),
+      txs: jsonTextsLiteral(txs),
       seqs: arrayLiteral(seqs.slice(0, n)),
     };
   }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { arrayLiteral } from '../../../adapters/store-postgres/array-literal.js';
+import { arrayLiteral, jsonTextsLiteral } from '../../../adapters/store-postgres/array-literal.js';
 import { openTestDatabase, postgresAvailable, TEST_DATABASE_URL } from '../../support/postgres.js';
 
 const AWKWARD = [
@@ -40,6 +40,28 @@ if (!(await postgresAvailable())) {
       const values = [...AWKWARD, null];
       const { rows } = await db.pool.query<{ values: (string | null)[] }>('SELECT $1::text[] AS values', [
         arrayLiteral(values),
+      ]);
+      expect(rows[0].values).to.deep.equal(values);
+    });
+
+    it('reads back JSON texts and pieces of them exactly as given, a null as null', async () => {
+      const body = JSON.stringify({
+        text: 'line\nbreak, tab\t, nul\u0000, lone \ud800',
+        quote: '"\\',
+        ...AWKWARD,
+      });
+      const values = [
+        body,
+        body.slice(0, 17),
+        body.slice(17),
+        '[]',
+        '{1,2}',
+        JSON.stringify(AWKWARD),
+        '',
+        null,
+      ];
+      const { rows } = await db.pool.query<{ values: (string | null)[] }>('SELECT $1::text[] AS values', [
+        jsonTextsLiteral(values),
       ]);
       expect(rows[0].values).to.deep.equal(values);
     });
