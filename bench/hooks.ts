@@ -1,23 +1,48 @@
 // Hooks at scale through the REST API, on the embedded store and on Postgres, in one run.
 // Registration: hooks registered with 64 requests in flight up to each level (1k, 10k, 50k, 100k),
 // then single registrations one at a time (p50/p99) and pages of GET /me at the first, middle and
-// last offset; the RSS of this process (server and client) at each level, and before the server
-// started (Node, tsx and the code, no store). Intake: at the last level, blocks posted to the
-// observer at 5/s while one hook is registered every 100 ms: the observer's answer times, and the
-// event loop's longest delay meanwhile.
+// last offset, then the server's memory. Intake: at the last level, one block to the observer (it
+// loads the matcher's index of every hook), then blocks posted at 5/s while one hook is registered
+// every 100 ms: the observer's answer times, the main event loop's longest delay meanwhile, and the
+// server's memory after it (the index now loaded).
+//
+// Where the server runs (--server) and where each column comes from:
+// - in-process (the default): the server in this process. Memory is this process's
+//   (`process.memoryUsage()`: server and client together, and before the server started: Node, tsx
+//   and the code); the event-loop delay is `monitorEventLoopDelay` here (5 ms resolution).
+// - built: `stackhooks serve` from the compiled package (built first, as `npm run build` does), as
+//   an installed package runs it, in a process of its own; sources: the same from the TypeScript
+//   sources through tsx. RSS and its peak per level are the kernel's (/proc/<pid>/status VmRSS,
+//   VmHWM reset through clear_refs after each reading); the main thread's heap in use, memory
+//   outside the heap and the event-loop delay (10 ms resolution) are the server's /metrics
+//   (`nodejs_heap_size_used_bytes`, `nodejs_external_memory_bytes`,
+//   `nodejs_eventloop_lag_max_seconds`); the first row's memory is the server started on an empty
+//   store. Stop ms is SIGTERM to the process's exit.
+// Timings (registrations, pages, observer answers) are the bench client's in either mode.
 // Run: npx tsx bench/hooks.ts [--stores lowdb,postgres] [--levels 1000,10000,50000,100000]
-//        [--samples 200] [--intake-seconds 30]   (prints Markdown; progress on stderr)
-import { randomBytes } from 'node:crypto';
+//        [--samples 200] [--intake-seconds 30] [--server in-process|built|sources]
+//        (prints Markdown; progress on stderr)
 import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { startBenchServer } from './support/bench-server.js';
 import { transferBlocks } from './support/deliver-hooks.js';
 import { BenchClient, percentile } from './support/hooks-load.js';
+import {
+  printHooksReport,
+  memoryText,
+  type Intake,
+  type Level,
+  type StoreRun,
+} from './support/hooks-report.js';
+import {
+  memoryOfThisProcess,
+  startHooksServer,
+  type HooksServer,
+  type ServerPlace,
+} from './support/hooks-server.js';
 import { benchDatabaseAnswers, dropBenchSchema, freshBenchSchema } from './support/pg-schema.js';
-import { fmt, markdownTable, met } from './support/report.js';
+import { fmt } from './support/report.js';
 
 const { values } = parseArgs({
   options: {
@@ -25,8 +50,11 @@ const { values } = parseArgs({
     levels: { type: 'string', default: '1000,10000,50000,100000' },
     samples: { type: 'string', default: '200' },
     'intake-seconds': { type: 'string', default: '30' },
+    server: { type: 'string', default: 'in-process' },
   },
 });
+const PLACE = values.server as ServerPlace;
+if (!['in-process', 'built', 'sources'].includes(PLACE)) throw new Error(`unknown --server ${PLACE}`);
 const STORES = values.stores.split(',') as ('lowdb' | 'postgres')[];
 const LEVELS = values.levels.split(',').map(Number);
 const SAMPLES = Number(values.samples);
@@ -34,53 +62,19 @@ const INTAKE_SECONDS = Number(values['intake-seconds']);
 const IN_FLIGHT = 64;
 const PAGE = 20;
 
-type Level = {
-  hooks: number;
-  rate: number;
-  p50: number;
-  p99: number;
-  /** Median ms of a page at the first, middle and last offset. */
-  pages: number[];
-  rssMiB: number;
-};
-type Intake = {
-  firstMs: number;
-  posts: number;
-  p50: number;
-  p99: number;
-  max: number;
-  writesP99: number;
-  loopMaxMs: number;
-};
-type StoreRun = {
-  store: string;
-  /** RSS before the server started: Node, tsx and the code loaded, no store open. */
-  rssBeforeMiB: number;
-  levels: Level[];
-  intake: Intake;
-  stopMs: number;
-  errors: number;
-};
-
-const MiB = 1024 * 1024;
-
 async function runStore(store: 'lowdb' | 'postgres'): Promise<StoreRun> {
   const dataDir = await mkdtemp(join(tmpdir(), 'stackhooks-bench-hooks-'));
   const schema = store === 'postgres' ? freshBenchSchema() : undefined;
-  const key = `bench-${randomBytes(16).toString('hex')}`;
-  const errors: string[] = [];
-  const rssBeforeMiB = process.memoryUsage().rss / MiB;
-  const server = await startBenchServer({
-    dataDir,
-    errors,
-    env: {
-      STACKHOOKS_API_KEY: key,
-      STACKHOOKS_MAX_HOOKS_PER_OWNER: '10000000',
-      STACKHOOKS_RATE_LIMIT_PER_MINUTE: '10000000',
-      ...(schema && { STACKHOOKS_DATABASE_URL: schema.url }),
-    },
+  const before = PLACE === 'in-process' ? await memoryOfThisProcess() : undefined;
+  const server = await startHooksServer(PLACE, dataDir, {
+    STACKHOOKS_MAX_HOOKS_PER_OWNER: '10000000',
+    STACKHOOKS_RATE_LIMIT_PER_MINUTE: '10000000',
+    ...(schema && { STACKHOOKS_DATABASE_URL: schema.url }),
   });
-  const client = new BenchClient(server.port, key, IN_FLIGHT);
+  // Read at once in its own process: the server started, and the peak reset for the first level.
+  const start = before ?? (await server.memory());
+  if (server.pid !== undefined) console.error(`${store}: the server is process ${server.pid}`);
+  const client = new BenchClient(server.apiPort, server.apiKey, IN_FLIGHT);
   try {
     let count = 0;
     const levels: Level[] = [];
@@ -105,25 +99,25 @@ async function runStore(store: 'lowdb' | 'postgres'): Promise<StoreRun> {
         p50: percentile(singles, 0.5),
         p99: percentile(singles, 0.99),
         pages,
-        rssMiB: process.memoryUsage().rss / MiB,
+        memory: await server.memory(),
       };
       levels.push(level);
       console.error(
         `${store} ${hooks}: ${fmt(rate)} reg/s, single p50 ${fmt(level.p50, 1)} p99 ${fmt(level.p99, 1)} ms, ` +
-          `pages ${pages.map((ms) => fmt(ms, 1)).join('/')} ms, RSS ${fmt(level.rssMiB)} MiB`,
+          `pages ${pages.map((ms) => fmt(ms, 1)).join('/')} ms, ${memoryText(level.memory)}`,
       );
     }
-    const intake = await intakeWhileWriting(client, server.observerPort, count);
+    const intake = await intakeWhileWriting(client, server, count);
     console.error(`${store} intake: ${JSON.stringify(intake)}`);
     const stopping = performance.now();
     await server.stop();
     return {
       store,
-      rssBeforeMiB,
+      start,
       levels,
       intake,
       stopMs: performance.now() - stopping,
-      errors: errors.length,
+      errors: server.errorCount(),
     };
   } finally {
     client.close();
@@ -134,14 +128,14 @@ async function runStore(store: 'lowdb' | 'postgres'): Promise<StoreRun> {
 }
 
 /** Blocks at 5/s to the observer while a hook is registered every 100 ms, for INTAKE_SECONDS. */
-async function intakeWhileWriting(client: BenchClient, observerPort: number, from: number): Promise<Intake> {
+async function intakeWhileWriting(client: BenchClient, server: HooksServer, from: number): Promise<Intake> {
+  const observerPort = server.observerPort;
   const [first, ...blocks] = await transferBlocks(INTAKE_SECONDS * 5 + 1, 'bench-hooks');
   // The first block loads the matcher's index of every hook (once a process): timed on its own.
   const warmUp = await client.request('POST', '/new_block', JSON.stringify(first), observerPort);
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   const bodies = blocks.map((block) => JSON.stringify(block));
-  const loop = monitorEventLoopDelay({ resolution: 5 });
-  loop.enable();
+  const longestDelay = await server.watchLoop();
   const start = performance.now();
   const at = (ms: number) =>
     new Promise((resolve) => setTimeout(resolve, Math.max(0, start + ms - performance.now())));
@@ -165,7 +159,7 @@ async function intakeWhileWriting(client: BenchClient, observerPort: number, fro
   );
   writing = false;
   await writer;
-  loop.disable();
+  const loopMaxMs = await longestDelay();
   return {
     firstMs: warmUp.ms,
     posts: posts.length,
@@ -173,7 +167,8 @@ async function intakeWhileWriting(client: BenchClient, observerPort: number, fro
     p99: percentile(posts, 0.99),
     max: Math.max(...posts),
     writesP99: percentile(writes, 0.99),
-    loopMaxMs: loop.max / 1e6,
+    loopMaxMs,
+    memory: await server.memory(),
   };
 }
 
@@ -186,84 +181,4 @@ const runs: StoreRun[] = [];
 for (const store of STORES) runs.push(await runStore(store));
 const loadAfter = loadavg();
 
-const last = LEVELS.at(-1)!;
-console.log(
-  `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}; load average`,
-);
-console.log(
-  `${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(2)).join(' ')} after.\n`,
-);
-console.log(
-  markdownTable(
-    [
-      'store',
-      'hooks',
-      `registrations/s (${IN_FLIGHT} in flight)`,
-      'single p50 ms',
-      'single p99 ms',
-      'GET /me p50 ms (first / middle / last page)',
-      'RSS MiB (before the server started)',
-    ],
-    runs.flatMap((run) =>
-      run.levels.map((level) => [
-        run.store,
-        fmt(level.hooks),
-        fmt(level.rate),
-        fmt(level.p50, 1),
-        fmt(level.p99, 1),
-        level.pages.map((ms) => fmt(ms, 1)).join(' / '),
-        `${fmt(level.rssMiB)} (${fmt(run.rssBeforeMiB)})`,
-      ]),
-    ),
-  ),
-);
-console.log();
-console.log(
-  markdownTable(
-    [
-      'store',
-      `p99 at ${fmt(last)} ≤ 10 ms`,
-      `p50 ${fmt(last)} ÷ ${fmt(LEVELS[0])} ≤ 2`,
-      `RSS at ${fmt(last)} ≤ 400 MiB (embedded)`,
-    ],
-    runs.map((run) => {
-      const [first, top] = [run.levels[0], run.levels.at(-1)!];
-      const ratio = top.p50 / first.p50;
-      return [
-        run.store,
-        `${fmt(top.p99, 1)} ${met(top.p99 <= 10)}`,
-        `${fmt(ratio, 2)} ${met(ratio <= 2)}`,
-        run.store === 'lowdb' ? `${fmt(top.rssMiB)} ${met(top.rssMiB <= 400)}` : '—',
-      ];
-    }),
-  ),
-);
-console.log();
-console.log(
-  markdownTable(
-    [
-      'store',
-      'first block ms',
-      'blocks posted (5/s)',
-      'observer POST p50 ms',
-      'observer POST p99 ms (≤ 20)',
-      'max ms',
-      'registration p99 ms meanwhile',
-      'longest event-loop delay ms',
-      'stop ms',
-      'error lines',
-    ],
-    runs.map((run) => [
-      run.store,
-      fmt(run.intake.firstMs),
-      fmt(run.intake.posts),
-      fmt(run.intake.p50, 1),
-      `${fmt(run.intake.p99, 1)} ${met(run.intake.p99 <= 20)}`,
-      fmt(run.intake.max, 1),
-      fmt(run.intake.writesP99, 1),
-      fmt(run.intake.loopMaxMs, 1),
-      fmt(run.stopMs),
-      fmt(run.errors),
-    ]),
-  ),
-);
+printHooksReport(runs, { place: PLACE, levels: LEVELS, inFlight: IN_FLIGHT, loadBefore, loadAfter });

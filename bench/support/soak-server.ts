@@ -1,8 +1,8 @@
-// The server the soak drives: its own process, started through the command line as `npm start`
-// starts it and configured by its environment as an operator would, so that its memory and its
-// event loop are the server's alone (the soak's posting, receiving and statistics stay in the
-// bench's process). What the soak reads of it comes from outside: the kernel's view of its memory,
-// its Prometheus figures and its REST API.
+// The server the soak (and the hooks bench, in its child-process mode) drives: its own process,
+// started through the command line as `npm start` starts it and configured by its environment as an
+// operator would, so that its memory and its event loop are the server's alone (the bench's posting,
+// receiving and statistics stay in the bench's process). What a bench reads of it comes from
+// outside: the kernel's view of its memory, its Prometheus figures and its REST API.
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,6 +17,9 @@ import {
 
 const BUILT_CLI = 'dist/apps/cli/main.js';
 
+/** The one build of this process: a bench that starts several servers compiles the package once. */
+let built: Promise<void> | undefined;
+
 /** Compile the package as `npm run build` does, so the built server is the sources' own. */
 async function buildPackage(): Promise<void> {
   const child = spawn(process.execPath, ['scripts/build.mjs'], {
@@ -30,6 +33,10 @@ async function buildPackage(): Promise<void> {
 /** The server process as the soak reads it. */
 export type SoakServer = {
   pid: number;
+  /** Where its REST API and its observer listen on 127.0.0.1, and the key its API takes. */
+  apiPort: number;
+  observerPort: number;
+  apiKey: string;
   observerUrl: string;
   /** Register a hook through the REST API; its uuid. */
   register(definition: object): Promise<string>;
@@ -59,7 +66,7 @@ export async function startSoakServer(
   dataDir: string,
   env: Record<string, string>,
 ): Promise<SoakServer> {
-  if (from === 'built') await buildPackage();
+  if (from === 'built') await (built ??= buildPackage());
   const key = `soak-${randomBytes(16).toString('hex')}`;
   const observerPort = await freePort();
   const metricsPort = await freePort();
@@ -103,6 +110,9 @@ export async function startSoakServer(
   let peakResets = true;
   return {
     pid,
+    apiPort: Number(new URL(server.baseUrl).port),
+    observerPort,
+    apiKey: key,
     observerUrl: `http://127.0.0.1:${observerPort}/new_block`,
     register: async (definition) => (await call('POST', '/me', definition)).uuid as string,
     oldestLoggedAt: async (uuid) => {
