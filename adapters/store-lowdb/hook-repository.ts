@@ -24,14 +24,19 @@ import type { StoreFile } from './store-file.js';
 export class LowdbHookRepository implements HookRepository {
   constructor(@inject(STORE_FILE) private readonly file: StoreFile) {}
 
-  /** Store a new hook unless its owner already has `maxPerOwner`; a repeated uuid is refused with an error. */
-  async insert(hook: StoredHook, maxPerOwner: number): Promise<boolean> {
+  /**
+   * Store a new hook unless its owner already has `maxPerOwner`; a repeated uuid is refused with an
+   * error. The hook returned shares the stored definition: the caller's listeners keep it, and a
+   * copy of their own would hold every definition twice (at 100,000 hooks, tens of MiB).
+   */
+  async insert(hook: StoredHook, maxPerOwner: number): Promise<StoredHook | undefined> {
     const copy = structuredClone(hook);
     return this.file.change(({ hooks }) => {
       if (hooks.get(copy.uuid)) throw new Error(`hook ${copy.uuid} is already stored`);
-      if (hooks.countOf(copy.owner) >= maxPerOwner) return { result: false, changed: false };
+      if (hooks.countOf(copy.owner) >= maxPerOwner) return { result: undefined, changed: false };
       hooks.add(copy, this.file.state.liveStream.evaluated);
-      return { result: true, changed: true };
+      // Stored at the stream's position now, so its counters are exact as they are.
+      return { result: liveStepCopy(copy), changed: true };
     });
   }
 

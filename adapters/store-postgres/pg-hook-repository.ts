@@ -45,7 +45,7 @@ export class PgHookRepository implements HookRepository {
   }
 
   /** Store a new hook unless its owner already has `maxPerOwner`; a repeated uuid is an error. */
-  async insert(hook: StoredHook, maxPerOwner: number): Promise<boolean> {
+  async insert(hook: StoredHook, maxPerOwner: number): Promise<StoredHook | undefined> {
     // One statement (migration 015): the insert's trigger counts the hook on the owner's row, which
     // concurrent inserts by the owner (from any process) then wait for until this commits, so each
     // reads a count that includes the ones before it; the check costs one row, whatever the owner holds.
@@ -62,10 +62,11 @@ export class PgHookRepository implements HookRepository {
       .then(
         () => {
           this.#vacuum.written(1);
-          return true;
+          // This process holds no hooks: the hook as stored is the one given.
+          return hook;
         },
         (err: unknown) => {
-          if ((err as { code?: unknown })?.code === OVER_LIMIT) return false;
+          if ((err as { code?: unknown })?.code === OVER_LIMIT) return undefined;
           throw err;
         },
       );

@@ -23,8 +23,12 @@ export type HookPage = { total: number; results: StoredHook[] };
  * (`withLiveProgress`); whatever is written back is exact as of that progress and rebased on it.
  */
 export interface HookRepository {
-  /** Store a new hook unless its owner already has `maxPerOwner` hooks; false when at the limit. */
-  insert(hook: StoredHook, maxPerOwner: number): Promise<boolean>;
+  /**
+   * Store a new hook unless its owner already has `maxPerOwner` hooks: the hook as stored, whose
+   * definition may be the store's own, never to be edited (the matcher keeps it for as long as the
+   * hook lives); undefined when at the limit.
+   */
+  insert(hook: StoredHook, maxPerOwner: number): Promise<StoredHook | undefined>;
   /** One owner's hook, or undefined (another owner's hook is undefined too). */
   get(owner: string, uuid: string): Promise<StoredHook | undefined>;
   /** A hook whoever owns it, for processes told by uuid that it changed; undefined when gone. */

@@ -56,13 +56,15 @@ export class HookRegistry {
     this.checkNetwork(definition);
     await this.checkTarget(definition.action.url);
     const hook = createHook(owner, this.ids.uuid(), definition, this.clock.now());
-    if (!(await this.hooks.insert(hook, this.settings.maxHooksPerOwner))) {
+    const stored = await this.hooks.insert(hook, this.settings.maxHooksPerOwner);
+    if (!stored) {
       throw new StackhooksError(
         'limit_exceeded',
         `owner already has the maximum of ${this.settings.maxHooksPerOwner} hooks; delete one before registering another`,
       );
     }
-    this.notify(hook.uuid, hook);
+    // The listeners keep the store's version (its definition the store's own), not a second copy.
+    this.notify(stored.uuid, stored);
     return this.record(hook);
   }
 

@@ -131,13 +131,15 @@ export class PredicateRegistry {
       throw new StackhooksError('conflict', 'Predicate uuid already in use');
     const definition = this.definitionOf(predicate, part, url);
     const hook = createHook(owner, predicate.uuid, definition, this.clock.now());
-    if (!(await this.hooks.insert(hook, this.settings.maxHooksPerOwner))) {
+    const stored = await this.hooks.insert(hook, this.settings.maxHooksPerOwner);
+    if (!stored) {
       throw new StackhooksError(
         'limit_exceeded',
         `the predicates' owner already has the maximum of ${this.settings.maxHooksPerOwner} hooks`,
       );
     }
-    this.notify(hook.uuid, hook);
+    // The listeners keep the store's version (its definition the store's own), not a second copy.
+    this.notify(stored.uuid, stored);
     await this.queueHistory(hook, part);
     return hook.uuid;
   }

@@ -52,7 +52,7 @@ export function hookDurabilityCases(current: () => HookRepositorySubject): void 
     });
     expect(await reopened.listAll()).to.have.length(2);
     expect(await reopened.get('bob', hooks[2].uuid)).to.equal(undefined);
-    expect(await reopened.insert(newHook('alice'), 2)).to.equal(false);
+    expect(await reopened.insert(newHook('alice'), 2)).to.equal(undefined);
   });
 
   it('keeps every acknowledged insert, update and delete when it crashes, and goes on from there', async function () {
@@ -89,7 +89,7 @@ export function hookDurabilityCases(current: () => HookRepositorySubject): void 
     expect(await crashed.list('alice', 0, 10)).to.deep.equal({ total: 2, results: kept });
 
     const later = newHook('alice');
-    expect(await crashed.insert(later, 3)).to.equal(true);
+    expect(await crashed.insert(later, 3)).to.deep.equal(later);
     const again = await subject.crash!();
     expect(await again.list('alice', 0, 10)).to.deep.equal({ total: 3, results: [...kept, later] });
   });

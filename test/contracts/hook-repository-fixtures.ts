@@ -53,7 +53,7 @@ export function countOccurrence(hook: StoredHook): StoredHook {
 
 /** Insert each hook, expecting every insert to be taken. */
 export async function insertAll(repo: HookRepository, hooks: StoredHook[]): Promise<void> {
-  for (const hook of hooks) expect(await repo.insert(hook, 1000)).to.equal(true);
+  for (const hook of hooks) expect(await repo.insert(hook, 1000)).to.deep.equal(hook);
 }
 
 /** The hooks' uuids, in order. */

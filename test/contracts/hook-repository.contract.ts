@@ -44,9 +44,9 @@ export function hookRepositoryContract(name: string, open: () => Promise<HookRep
       await subject.cleanup();
     });
 
-    it('returns an inserted hook from get exactly as it was given', async () => {
+    it('returns an inserted hook, from insert and from get, exactly as it was given', async () => {
       const hook = newHook('alice');
-      expect(await repo.insert(hook, 10)).to.equal(true);
+      expect(await repo.insert(hook, 10)).to.deep.equal(hook);
       expect(await repo.get('alice', hook.uuid)).to.deep.equal(hook);
     });
 
@@ -125,7 +125,7 @@ export function hookRepositoryContract(name: string, open: () => Promise<HookRep
       await Promise.all(
         Array.from({ length: 8 }, async (_, lane) => {
           for (let i = lane; i < queue.length; i += 8) {
-            expect(await repo.insert(queue[i], 10_000)).to.equal(true);
+            expect(await repo.insert(queue[i], 10_000)).to.deep.equal(queue[i]);
           }
         }),
       );
@@ -203,13 +203,13 @@ export function hookRepositoryContract(name: string, open: () => Promise<HookRep
       const kept = [newHook('alice'), newHook('alice')];
       await insertAll(repo, kept);
       const refused = newHook('alice');
-      expect(await repo.insert(refused, 2)).to.equal(false);
+      expect(await repo.insert(refused, 2)).to.equal(undefined);
       expect(await repo.get('alice', refused.uuid)).to.equal(undefined);
       expect((await repo.list('alice', 0, 10)).total).to.equal(2);
-      expect(await repo.insert(newHook('bob'), 2)).to.equal(true);
+      expect(await repo.insert(newHook('bob'), 2)).to.not.equal(undefined);
 
       await repo.delete('alice', kept[0].uuid);
-      expect(await repo.insert(refused, 2)).to.equal(true);
+      expect(await repo.insert(refused, 2)).to.deep.equal(refused);
     });
 
     it('admits exactly maxPerOwner of many concurrent inserts by one owner', async () => {
@@ -262,7 +262,7 @@ export function hookRepositoryContract(name: string, open: () => Promise<HookRep
     it('hands out copies, so editing a hook given or returned does not change the store', async () => {
       const hook = newHook('alice');
       const original = structuredClone(hook);
-      await repo.insert(hook, 10);
+      (await repo.insert(hook, 10))!.status.enabled = true;
       hook.definition.name = 'edited input';
       (await repo.get('alice', hook.uuid))!.status.occurrence_count = 5;
       (await repo.list('alice', 0, 1)).results[0].definition.action.url = 'https://evil.example.com';

@@ -108,9 +108,19 @@ describe('openLowdbStore', () => {
     const nested = join(dir, 'not', 'yet', 'there');
     const store = await openLowdbStore(nested);
     expect(await store.hooks.listAll()).to.deep.equal([]);
-    expect(await store.hooks.insert(sampleHook(1), 10)).to.equal(true);
+    expect(await store.hooks.insert(sampleHook(1), 10)).to.not.equal(undefined);
     await store.close();
     expect(readDocument(nested).hooks).to.have.length(1);
+  });
+
+  it('returns from insert a hook that shares the stored definition, so a listener holds it once', async () => {
+    const store = await openLowdbStore(dir);
+    const given = sampleHook(1);
+    const inserted = await store.hooks.insert(given, 10);
+    const [listed] = await store.hooks.listAll();
+    await store.close();
+    expect(inserted!.definition).to.equal(listed.definition);
+    expect(inserted!.definition).to.not.equal(given.definition);
   });
 
   it('refuses a file that is not valid JSON, naming it, and leaves it untouched', async () => {
@@ -237,7 +247,7 @@ describe('openLowdbStore', () => {
     const store = await openLowdbStore(dir);
     const pending = store.hooks.insert(sampleHook(1), 10);
     await store.close();
-    expect(await pending).to.equal(true);
+    expect(await pending).to.not.equal(undefined);
     let error: Error | undefined;
     await store.hooks.insert(sampleHook(2), 10).catch((err: Error) => (error = err));
     expect(error?.message).to.match(/closed/);

@@ -55,10 +55,10 @@ if (!(await postgresAvailable())) {
       const repo = new PgHookRepository(db);
       await bulkInsert(db, newHook('alice'));
       await bulkInsert(db, newHook('alice'));
-      expect(await repo.insert(newHook('alice'), 2)).to.equal(false);
+      expect(await repo.insert(newHook('alice'), 2)).to.equal(undefined);
       expect((await repo.list('alice', 0, 1)).total).to.equal(2);
       await db.pool.query(`DELETE FROM hooks WHERE owner = 'alice'`);
-      expect(await repo.insert(newHook('alice'), 2)).to.equal(true);
+      expect(await repo.insert(newHook('alice'), 2)).to.not.equal(undefined);
       expect((await repo.list('alice', 5, 1)).total).to.equal(1);
     });
 
@@ -70,8 +70,8 @@ if (!(await postgresAvailable())) {
       expect(await migrate(db)).to.deep.equal([13, 15]);
 
       const repo = new PgHookRepository(db);
-      expect(await repo.insert(newHook('alice'), 3)).to.equal(false);
-      expect(await repo.insert(newHook('bob'), 3)).to.equal(true);
+      expect(await repo.insert(newHook('alice'), 3)).to.equal(undefined);
+      expect(await repo.insert(newHook('bob'), 3)).to.not.equal(undefined);
       expect((await repo.list('alice', 0, 10)).total).to.equal(3);
       expect((await repo.list('bob', 0, 10)).total).to.equal(2);
     });

@@ -18,7 +18,7 @@ async function insertHooks(db: TestDatabase, count: number): Promise<void> {
       definition('https://a.example.com/hook'),
       1_700_000_000_000 + i,
     );
-    expect(await repo.insert(hook, 1_000)).to.equal(true);
+    expect(await repo.insert(hook, 1_000)).to.deep.equal(hook);
   }
 }
 

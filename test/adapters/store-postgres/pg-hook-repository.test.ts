@@ -196,7 +196,7 @@ if (!(await postgresAvailable())) {
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
         await step.query('COMMIT');
-        expect(await inserted).to.equal(true);
+        expect(await inserted).to.deep.equal(hook);
         expect((await first.getByUuid(hook.uuid))?.status).to.include({
           evaluated_block_count: 0,
           status: 'new',
