@@ -64,15 +64,15 @@ export class LowdbHookRepository implements HookRepository {
     const start = Math.max(0, offset);
     if (!isListFiltered(filter)) {
       const page = owned.slice(start, start + Math.max(0, limit));
-      return { total: owned.length, results: page.map((hook) => this.#view(hook)) };
+      return { total: owned.length, results: page.map(({ hook }) => this.#view(hook)) };
     }
     // Matched as shown, without a copy of every hook: only the page is copied.
-    const { hooks, liveStream } = this.file.state;
-    const passing = owned.filter((hook) =>
-      matchesListFilter(withLiveProgress(hook, hooks.baseOf(hook.uuid), liveStream), filter),
+    const { liveStream } = this.file.state;
+    const passing = owned.filter(({ hook, base }) =>
+      matchesListFilter(withLiveProgress(hook, base, liveStream), filter),
     );
     const page = passing.slice(start, start + Math.max(0, limit));
-    return { total: passing.length, results: page.map((hook) => this.#view(hook)) };
+    return { total: passing.length, results: page.map(({ hook }) => this.#view(hook)) };
   }
 
   /** Replace one hook by `change(latest)`; the change may not alter its uuid, owner or creation time. */
@@ -130,9 +130,10 @@ export class LowdbHookRepository implements HookRepository {
       const definitions = new Set<string>();
       const { hooks, liveStream } = state;
       for (const uuid of new Set(uuids)) {
-        const current = hooks.get(uuid);
-        if (!current) continue;
-        const result = change(liveView(current, hooks.baseOf(uuid), liveStream));
+        const entry = hooks.entry(uuid);
+        if (!entry) continue;
+        const current = entry.hook;
+        const result = change(liveView(current, entry.base, liveStream));
         if (result === undefined) continue;
         const next = liveStepCopy(sameIdentity(current, result), current.definition);
         if (next.definition !== current.definition) definitions.add(uuid);
@@ -163,8 +164,8 @@ export class LowdbHookRepository implements HookRepository {
     const { hooks, liveStream } = this.file.state;
     // The matcher keeps what this returns for as long as the hooks live: copying every definition
     // would hold each twice (at 100,000 hooks, about 65 MiB more).
-    return Array.from(hooks.all(), (hook) =>
-      withLiveProgress(liveStepCopy(hook), hooks.baseOf(hook.uuid), liveStream),
+    return Array.from(hooks.entries(), ({ hook, base }) =>
+      withLiveProgress(liveStepCopy(hook), base, liveStream),
     );
   }
 
@@ -197,7 +198,7 @@ export class LowdbHookRepository implements HookRepository {
   #select({ owner, uuids, webhook_url: url, statuses }: HookSelection): StoredHook[] {
     const candidates =
       uuids === undefined
-        ? this.file.state.hooks.ownedBy(owner)
+        ? this.file.state.hooks.ownedBy(owner).map(({ hook }) => hook)
         : [...new Set(uuids)]
             .map((uuid) => this.#owned(owner, uuid))
             .filter((hook): hook is StoredHook => hook !== undefined)

@@ -7,16 +7,22 @@ export function compareHooks(a: StoredHook, b: StoredHook): number {
   return a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0;
 }
 
+/** The table's entry for one hook: the hook as stored, and the live stream position it was stored at. */
+export type HookEntry = { readonly hook: StoredHook; readonly base: number };
+
+type MutableEntry = { hook: StoredHook; base: number };
+
 /**
  * The hooks held in memory, indexed by uuid and by owner so `get` is O(1) and a page is a slice, each
  * with the live stream position it was stored at (its counters are exact as of that position).
+ * Both indexes hold one entry per hook, which a replace rewrites in place: a live step's replaces
+ * neither search the owner's list nor set the uuid index again.
  * It stores whatever objects it is given: callers copy on the way in and out.
  */
 export class HookTable {
-  readonly #byUuid = new Map<string, StoredHook>();
-  readonly #bases = new Map<string, number>();
+  readonly #byUuid = new Map<string, MutableEntry>();
   /** Each owner's hooks in listing order. */
-  readonly #byOwner = new Map<string, StoredHook[]>();
+  readonly #byOwner = new Map<string, MutableEntry[]>();
   /** The uuids added, replaced or removed since `takeTouched` was last called. */
   #touched = new Set<string>();
   /** How many hooks hold each stored status and `enabled` value, kept as hooks come and go. */
@@ -36,18 +42,23 @@ export class HookTable {
   /** Every hook's stream position where it is not 0, as a copy. */
   basesSnapshot(): Map<string, number> {
     const out = new Map<string, number>();
-    for (const [uuid, base] of this.#bases) if (base !== 0) out.set(uuid, base);
+    for (const [uuid, { base }] of this.#byUuid) if (base !== 0) out.set(uuid, base);
     return out;
   }
 
   /** The hook with this uuid, whoever owns it. */
   get(uuid: string): StoredHook | undefined {
+    return this.#byUuid.get(uuid)?.hook;
+  }
+
+  /** The hook with this uuid and its stream position, whoever owns it. */
+  entry(uuid: string): HookEntry | undefined {
     return this.#byUuid.get(uuid);
   }
 
   /** The live stream position a hook was stored at; 0 for an unknown uuid. */
   baseOf(uuid: string): number {
-    return this.#bases.get(uuid) ?? 0;
+    return this.#byUuid.get(uuid)?.base ?? 0;
   }
 
   /** How many hooks hold each stored status and `enabled` value; combinations with none left out. */
@@ -66,20 +77,25 @@ export class HookTable {
   }
 
   /** The owner's hooks in listing order; the array is the table's own, so callers must not change it. */
-  ownedBy(owner: string): readonly StoredHook[] {
+  ownedBy(owner: string): readonly HookEntry[] {
     return this.#byOwner.get(owner) ?? [];
   }
 
-  /** Every hook, in the order they were added. */
-  all(): IterableIterator<StoredHook> {
+  /** Every hook, in the order they were added, as a new array. */
+  all(): StoredHook[] {
+    return Array.from(this.#byUuid.values(), (entry) => entry.hook);
+  }
+
+  /** Every hook with its stream position, in the order they were added. */
+  entries(): IterableIterator<HookEntry> {
     return this.#byUuid.values();
   }
 
   /** Add a hook whose uuid is not in the table yet, stored at stream position `base`. */
   add(hook: StoredHook, base: number): void {
     if (this.#byUuid.has(hook.uuid)) throw new Error(`hook ${hook.uuid} is already stored`);
-    this.#byUuid.set(hook.uuid, hook);
-    this.#bases.set(hook.uuid, base);
+    const entry = { hook, base };
+    this.#byUuid.set(hook.uuid, entry);
     this.#touched.add(hook.uuid);
     this.#count(hook, 1);
     let list = this.#byOwner.get(hook.owner);
@@ -88,31 +104,30 @@ export class HookTable {
       this.#byOwner.set(hook.owner, list);
     }
     // Time only moves forward, so the slot is nearly always the end; search anyway so the order holds.
-    list.splice(this.#slot(list, hook), 0, hook);
+    list.splice(this.#slot(list, hook), 0, entry);
   }
 
   /** Swap in a new version of a stored hook, stored at `base`; its uuid, owner and creation time must be the same. */
   replace(hook: StoredHook, base: number): void {
-    const old = this.#byUuid.get(hook.uuid);
-    if (!old) throw new Error(`hook ${hook.uuid} is not stored`);
-    const list = this.#byOwner.get(old.owner)!;
-    list[this.#indexOf(list, old)] = hook;
+    const entry = this.#byUuid.get(hook.uuid);
+    if (!entry) throw new Error(`hook ${hook.uuid} is not stored`);
+    const old = entry.hook;
     // Most replacements (a live step's) leave status and `enabled` as they were, and the counts too.
     if (old.status.status !== hook.status.status || old.status.enabled !== hook.status.enabled) {
       this.#count(old, -1);
       this.#count(hook, 1);
     }
-    this.#byUuid.set(hook.uuid, hook);
-    this.#bases.set(hook.uuid, base);
+    entry.hook = hook;
+    entry.base = base;
     this.#touched.add(hook.uuid);
   }
 
   /** Remove a hook; false when the uuid is unknown. */
   remove(uuid: string): boolean {
-    const hook = this.#byUuid.get(uuid);
-    if (!hook) return false;
+    const entry = this.#byUuid.get(uuid);
+    if (!entry) return false;
+    const { hook } = entry;
     this.#byUuid.delete(uuid);
-    this.#bases.delete(uuid);
     this.#count(hook, -1);
     this.#touched.add(uuid);
     const list = this.#byOwner.get(hook.owner)!;
@@ -129,20 +144,20 @@ export class HookTable {
   }
 
   /** The first position whose hook sorts after `hook` (binary search). */
-  #slot(list: readonly StoredHook[], hook: StoredHook): number {
+  #slot(list: readonly HookEntry[], hook: StoredHook): number {
     let low = 0;
     let high = list.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (compareHooks(list[middle], hook) <= 0) low = middle + 1;
+      if (compareHooks(list[middle].hook, hook) <= 0) low = middle + 1;
       else high = middle;
     }
     return low;
   }
 
-  #indexOf(list: readonly StoredHook[], hook: StoredHook): number {
+  #indexOf(list: readonly HookEntry[], hook: StoredHook): number {
     const index = this.#slot(list, hook) - 1;
-    if (list[index]?.uuid !== hook.uuid) throw new Error(`hook index out of order at ${hook.uuid}`);
+    if (list[index]?.hook.uuid !== hook.uuid) throw new Error(`hook index out of order at ${hook.uuid}`);
     return index;
   }
 }

@@ -49,7 +49,7 @@ export type StoreSnapshot = Omit<StoreDocument, 'live_bases'> & { live_bases: Re
 export function toStoreSnapshot(state: StoreState, liveSeq: number, journalSeq: number): StoreSnapshot {
   return {
     version: 1,
-    hooks: [...state.hooks.all()],
+    hooks: state.hooks.all(),
     live_stream: state.liveStream,
     live_bases: state.hooks.basesSnapshot(),
     live_seq: liveSeq,
