@@ -9,13 +9,16 @@ import { logBefore, recordOf, type OutboxEntry } from './outbox-entry.js';
 export function insertByAge(log: OutboxEntry[], entry: OutboxEntry): void {
   // Entries nearly always arrive newest, so this is a push; a late one is placed by binary search.
   let at = log.length;
-  if (at > 0 && logBefore(entry, log[at - 1])) {
-    let low = 0;
-    while (low < at) {
-      const mid = (low + at) >> 1;
-      if (logBefore(entry, log[mid])) at = mid;
-      else low = mid + 1;
-    }
+  if (at === 0 || !logBefore(entry, log[at - 1])) {
+    // A push: `splice` would allocate the (empty) array of removed entries each time.
+    log.push(entry);
+    return;
+  }
+  let low = 0;
+  while (low < at) {
+    const mid = (low + at) >> 1;
+    if (logBefore(entry, log[mid])) at = mid;
+    else low = mid + 1;
   }
   log.splice(at, 0, entry);
 }

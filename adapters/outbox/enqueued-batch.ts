@@ -41,13 +41,19 @@ export function batchOf(added: readonly PlacedPayload[]): EnqueuedBatch {
     loc: [],
   };
   const places = new Map<string, number>();
-  const placeOf = ({ index, hash }: BlockRef): number => {
-    const key = `${index}:${hash}`;
+  // A block's payloads name the same block one after the other: no key is made for a repeat.
+  let last: BlockRef | undefined;
+  let lastPlace = -1;
+  const placeOf = (ref: BlockRef): number => {
+    if (ref.index === last?.index && ref.hash === last.hash) return lastPlace;
+    const key = `${ref.index}:${ref.hash}`;
     let place = places.get(key);
     if (place === undefined) {
-      place = batch.blocks.push([index, hash]) - 1;
+      place = batch.blocks.push([ref.index, ref.hash]) - 1;
       places.set(key, place);
     }
+    last = ref;
+    lastPlace = place;
     return place;
   };
   for (const { meta, loc } of added) {

@@ -8,8 +8,8 @@ import {
 } from '../../core/storage/write-failure.js';
 import { syncDir } from './sync-dir.js';
 import { Compaction, type CompactionWaiter } from './journal-compaction.js';
-import { applyEntry, encodeEntry, type JournalEntry } from './journal-entry.js';
-import { frameRecord, readJournalFile } from './journal-file.js';
+import { applyEntry, frameEntry, type JournalEntry } from './journal-entry.js';
+import { readJournalFile } from './journal-file.js';
 import type { OutboxJournal } from './journaled-outbox.js';
 import type { OutboxState } from './outbox-state.js';
 import type { PayloadSegments } from './payload-segments.js';
@@ -155,7 +155,7 @@ export class FileJournal implements OutboxJournal {
    */
   commit(entries: JournalEntry[], compact = false): Promise<void> {
     return new Promise((resolve, reject) => {
-      const framed = entries.map((e) => frameRecord(encodeEntry(e)));
+      const framed = entries.map(frameEntry);
       this.waiting.push({ framed, resolve, reject, compact });
       if (compact) this.compactWanted = true;
       this.flushing ??= this.flush();
@@ -201,7 +201,8 @@ export class FileJournal implements OutboxJournal {
 
   // Write the owed records after the last good one: a torn tail a failure left is cut off first.
   private async appendOwed(): Promise<void> {
-    const bytes = Buffer.concat(this.owed);
+    // One record (a block's enqueue) is written as it is, not copied into a buffer of its own.
+    const bytes = this.owed.length === 1 ? this.owed[0] : Buffer.concat(this.owed);
     if (this.torn) await this.handle.truncate(this.size);
     this.torn = false;
     if (bytes.length > 0) {

@@ -1,6 +1,7 @@
 import type { DeliveryAttempt } from '../../core/delivery/delivery-record.js';
 import type { AttemptOutcome, OutgoingPayload } from '../../core/ports/delivery-queue.js';
 import type { ColdRunSnapshot } from './cold-run.js';
+import { frameText } from './journal-file.js';
 import { placedOf, type EnqueuedBatch } from './enqueued-batch.js';
 import type { OutboxEntry, PayloadMeta } from './outbox-entry.js';
 import type { OutboxState } from './outbox-state.js';
@@ -55,6 +56,11 @@ const locOf = ([seg, off, len]: LocatorTuple): Locator => ({ seg, off, len });
 /** The bytes of an entry (JSON). */
 export function encodeEntry(entry: JournalEntry): Buffer {
   return Buffer.from(JSON.stringify(entry), 'utf8');
+}
+
+/** An entry as a framed journal record, its JSON encoded straight into the frame. */
+export function frameEntry(entry: JournalEntry): Buffer {
+  return frameText(JSON.stringify(entry));
 }
 
 /** Replay one journal record into the state; true when it was in the layout before payload segments. */

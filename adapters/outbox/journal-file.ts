@@ -6,6 +6,16 @@ const HEADER_BYTES = 8;
 /** Reads go in chunks this big, so replaying many small records is not two syscalls each. */
 const READ_CHUNK = 4 * 1024 * 1024;
 
+/** Frame a text as a journal record (its UTF-8 bytes encoded straight into the frame). */
+export function frameText(text: string): Buffer {
+  const length = Buffer.byteLength(text, 'utf8');
+  const framed = Buffer.allocUnsafe(HEADER_BYTES + length);
+  framed.write(text, HEADER_BYTES, 'utf8');
+  framed.writeUInt32LE(length, 0);
+  framed.writeUInt32LE(crc32(framed.subarray(HEADER_BYTES)), 4);
+  return framed;
+}
+
 /** Frame a payload as a journal record: length, checksum, bytes. */
 export function frameRecord(payload: Buffer): Buffer {
   const framed = Buffer.allocUnsafe(HEADER_BYTES + payload.length);

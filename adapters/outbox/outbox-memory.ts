@@ -236,9 +236,8 @@ export class OutboxMemory {
     return hook;
   }
 
-  protected insert(entry: OutboxEntry): HookLog {
+  protected insert(entry: OutboxEntry, hook: HookLog = this.hookLog(entry.meta.hook_uuid)): HookLog {
     this.entries.set(entry.meta.id, entry);
-    const hook = this.hookLog(entry.meta.hook_uuid);
     insertByAge(hook.log, entry);
     hook.counts[entry.state]++;
     return hook;

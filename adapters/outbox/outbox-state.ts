@@ -260,7 +260,7 @@ export class OutboxState extends SettledLog {
         twin: false,
       });
     } else {
-      this.insert(this.newEntry(seq, meta, loc));
+      this.insert(this.newEntry(seq, meta, loc), hook);
       hook.pending.push(meta.id);
       if (hook.pending.length === 1) this.headMoved(hook);
     }

@@ -43,6 +43,8 @@ export class SentApplies {
   private readonly byBlock = new Map<string, SentBlock>();
   /** Index lists by their text, so equal lists are one array; the oldest go past SHARED_LISTS. */
   private readonly lists = new Map<string, readonly number[]>();
+  /** The one-transaction lists, by their index (below SHARED_LISTS). */
+  private readonly singles: (readonly number[] | undefined)[] = [];
   /** The view a snapshot under way reads, told before a hook's blocks change (see `freeze`). */
   private frozen: SentInstant | undefined;
   /** block hash → hooks rolled back from it while its records are on disk, to be written by `spill`. */
@@ -85,10 +87,10 @@ export class SentApplies {
         this.diskForgets.set(ref.hash, hooks.add(hook));
       }
     }
-    this.add(
-      hook,
-      payload.apply.map((ref) => [ref.hash, ref.tx_indexes]),
-    );
+    if (payload.apply.length === 0) return;
+    const blocks = this.sentTo(hook);
+    for (const ref of payload.apply) this.addBlock(hook, blocks, ref.hash, ref.tx_indexes);
+    this.trim(hook, blocks);
   }
 
   /** hook → block hash → tx indexes, for those of `blockHashes` that were sent. */
@@ -160,26 +162,40 @@ export class SentApplies {
   }
 
   /** Restore one hook's blocks from a snapshot, oldest first. */
-  restore(hook: string, blocks: [string, readonly number[]][]): void {
-    this.add(hook, blocks);
+  restore(hook: string, sent: [string, readonly number[]][]): void {
+    if (sent.length === 0) return;
+    const blocks = this.sentTo(hook);
+    for (const [hash, indexes] of sent) this.addBlock(hook, blocks, hash, indexes);
+    this.trim(hook, blocks);
   }
 
-  // Add blocks sent to `hook`, oldest first, and let its oldest go past the limit.
-  private add(hook: string, sent: [string, readonly number[]][]): void {
-    if (sent.length === 0) return;
+  // The hook's blocks, a new map when it has none.
+  private sentTo(hook: string): Map<string, readonly number[]> {
     let blocks = this.byHook.get(hook);
     if (!blocks) this.byHook.set(hook, (blocks = new Map()));
-    for (const [hash, indexes] of sent) {
-      let block = this.byBlock.get(hash);
-      if (!block) this.byBlock.set(hash, (block = { hash, hooks: new Set() }));
-      block.hooks.add(hook);
-      // A block sent again moves to the end; a new one is appended, which a frozen view reads past.
-      if (blocks.has(block.hash)) {
-        this.frozen?.changing(hook);
-        blocks.delete(block.hash);
-      }
-      blocks.set(block.hash, this.shared(indexes));
+    return blocks;
+  }
+
+  // Add a block sent to `hook` (`blocks`, its map), after those it was sent before.
+  private addBlock(
+    hook: string,
+    blocks: Map<string, readonly number[]>,
+    hash: string,
+    indexes: readonly number[],
+  ): void {
+    let block = this.byBlock.get(hash);
+    if (!block) this.byBlock.set(hash, (block = { hash, hooks: new Set() }));
+    block.hooks.add(hook);
+    // A block sent again moves to the end; a new one is appended, which a frozen view reads past.
+    if (blocks.has(block.hash)) {
+      this.frozen?.changing(hook);
+      blocks.delete(block.hash);
     }
+    blocks.set(block.hash, this.shared(indexes));
+  }
+
+  // Let the hook's oldest blocks go past the limit.
+  private trim(hook: string, blocks: Map<string, readonly number[]>): void {
     while (blocks.size > this.limit) {
       const oldest = blocks.entries().next().value!;
       this.frozen?.evicting(hook, oldest);
@@ -215,6 +231,10 @@ export class SentApplies {
 
   // The one frozen list equal to `indexes`: a thousand hooks sent one block's transactions hold one array.
   private shared(indexes: readonly number[]): readonly number[] {
+    // Most payloads were sent one transaction of a block: its list is found without a key.
+    const index = indexes[0];
+    if (indexes.length === 1 && Number.isInteger(index) && index >= 0 && index < SHARED_LISTS)
+      return (this.singles[index] ??= Object.freeze([index]));
     const key = indexes.join(',');
     let list = this.lists.get(key);
     if (list) return list;
