@@ -17,11 +17,37 @@ type LiveHookEntry = {
   base?: number;
 };
 
+/** A status's fields in the order hooks are created with, which is the order of a status row. */
+const STATUS_FIELDS = [
+  'status',
+  'enabled',
+  'created_at',
+  'last_evaluated_at',
+  'last_evaluated_block_height',
+  'last_occurrence_at',
+  'last_occurrence_block_height',
+  'evaluated_block_count',
+  'occurrence_count',
+] as const satisfies readonly (keyof HookStatus)[];
+
 /**
- * One line of the live log: a step (the progress after it and the hooks it wrote), or a snapshot of
- * every hook the main file may not hold yet, each with the number of the step that last wrote it.
+ * What a step wrote of a hook without a delivery state whose definition it left alone: the uuid,
+ * then the status's values in `STATUS_FIELDS` order. The field names are most of a status's JSON,
+ * and a block's step writes a thousand statuses.
  */
-export type LiveLine = { seq: number; live_stream: LiveProgress; hooks: LiveHookEntry[] };
+type StatusRow = [uuid: string, ...values: HookStatus[keyof HookStatus][]];
+
+/**
+ * One line of the live log: a step (the progress after it and the hooks it wrote, as entries and as
+ * status rows), or a snapshot of every hook the main file may not hold yet, each with the number of
+ * the step that last wrote it.
+ */
+export type LiveLine = {
+  seq: number;
+  live_stream: LiveProgress;
+  hooks: LiveHookEntry[];
+  statuses?: StatusRow[];
+};
 
 /** The line of step `seq`, which wrote the hooks `uuids` (and the definitions of `definitions`). */
 export function stepLine(
@@ -31,11 +57,18 @@ export function stepLine(
   definitions: ReadonlySet<string>,
 ): string {
   const hooks: LiveHookEntry[] = [];
+  const statuses: StatusRow[] = [];
   for (const uuid of uuids) {
     const hook = state.hooks.get(uuid);
-    if (hook) hooks.push(entryOf(hook, definitions.has(uuid)));
+    if (!hook) continue;
+    const changedDefinition = definitions.has(uuid);
+    const row = hook.delivery || changedDefinition ? undefined : statusRow(uuid, hook.status);
+    if (row) statuses.push(row);
+    else hooks.push(entryOf(hook, changedDefinition));
   }
-  return JSON.stringify({ seq, live_stream: state.liveStream, hooks } satisfies LiveLine);
+  const line: LiveLine = { seq, live_stream: state.liveStream, hooks };
+  if (statuses.length > 0) line.statuses = statuses;
+  return JSON.stringify(line);
 }
 
 /** A line that stands for every step up to `seq`: the progress, and each hook in `changed` whole. */
@@ -52,7 +85,8 @@ export function snapshotLine(state: StoreState, seq: number, changed: ReadonlyMa
 export function parseLiveLine(line: Buffer): LiveLine | undefined {
   try {
     const parsed = JSON.parse(line.toString('utf8')) as LiveLine;
-    return Number.isSafeInteger(parsed?.seq) && Array.isArray(parsed.hooks) ? parsed : undefined;
+    const rows = parsed?.statuses === undefined || Array.isArray(parsed.statuses);
+    return Number.isSafeInteger(parsed?.seq) && Array.isArray(parsed.hooks) && rows ? parsed : undefined;
   } catch {
     return undefined;
   }
@@ -93,9 +127,41 @@ export function replayLiveLines(
       state.hooks.replace(hook, base);
       changed.set(hook.uuid, seq);
     });
+    line.statuses?.forEach((row, i) => {
+      if (!Array.isArray(row) || row.length !== STATUS_FIELDS.length + 1 || typeof row[0] !== 'string')
+        throw refuse(`statuses[${i}] is not a status row`);
+      const stored = state.hooks.get(row[0]);
+      if (!stored || (writtenAfter.get(stored.uuid) ?? -1) >= line.seq) return;
+      state.hooks.replace(
+        withEntry(stored, { uuid: row[0], status: statusOf(row) }),
+        line.live_stream.evaluated,
+      );
+      changed.set(stored.uuid, line.seq);
+    });
     state.liveStream = line.live_stream;
   });
   return changed;
+}
+
+/** The status as a row, or undefined when it has other fields or another order than `STATUS_FIELDS`. */
+function statusRow(uuid: string, status: HookStatus): StatusRow | undefined {
+  const row: StatusRow = [uuid];
+  let i = 0;
+  for (const field in status) {
+    const value = status[field as keyof HookStatus];
+    // An undefined value would come back as null; an entry leaves it out, as the status does.
+    if (field !== STATUS_FIELDS[i] || value === undefined) return undefined;
+    row.push(value);
+    i++;
+  }
+  return i === STATUS_FIELDS.length ? row : undefined;
+}
+
+/** The status a row holds, its fields in `STATUS_FIELDS` order. */
+function statusOf(row: readonly unknown[]): HookStatus {
+  const status: Record<string, unknown> = {};
+  STATUS_FIELDS.forEach((field, i) => (status[field] = row[i + 1]));
+  return status as HookStatus;
 }
 
 function entryOf(hook: StoredHook, withDefinition: boolean): LiveHookEntry {

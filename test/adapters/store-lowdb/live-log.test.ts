@@ -65,7 +65,10 @@ describe('lowdb live log', () => {
     await stepAt(store, 2, [hook, other]);
     const lines = await logLines();
     expect(lines).to.have.length(2);
-    expect(lines[1]).to.include(other.uuid).and.include('"occurrence_count":1');
+    expect(lines[1]).to.include(other.uuid);
+    // A hook without a delivery state is a status row: its uuid, then the status's values in order.
+    const row = (JSON.parse(lines[1]) as { statuses: unknown[][] }).statuses.find((r) => r[0] === other.uuid);
+    expect(row?.at(-1), 'occurrence_count').to.equal(1);
     for (const line of lines) expect(line).to.not.include(hook.definition.name);
     expect(await readFile(join(dir, STORE_FILE_NAME), 'utf8')).to.equal(main);
   });
@@ -106,7 +109,7 @@ describe('lowdb live log', () => {
 
   it('rewrites itself as one snapshot line once grown past its bound, and keeps every step across a crash', async () => {
     await store.close();
-    store = await openLowdbStore(dir, { liveLogRewriteBytes: 3_000 });
+    store = await openLowdbStore(dir, { liveLogRewriteBytes: 1_500 });
     const hooks = [liveHook(), liveHook(), liveHook()];
     for (const hook of hooks) await store.hooks.insert(hook, 10);
     // The first step writes all three; later ones the first always and the second every other
@@ -115,12 +118,33 @@ describe('lowdb live log', () => {
       await stepAt(store, height, height === 1 ? hooks : hooks.slice(0, 1 + (height % 2 === 0 ? 1 : 0)));
     const lines = await logLines();
     expect(lines.length).to.be.below(12);
-    expect((await stat(logPath())).size).to.be.below(3 * 3_000);
+    expect((await stat(logPath())).size).to.be.below(3 * 1_500);
     const crashed = await crashes.crash();
     expect(await crashed.hooks.liveProgress()).to.include({ evaluated: 12, last_height: 12 });
     const shown = await Promise.all(hooks.map((h) => crashed.hooks.get('alice', h.uuid)));
     expect(shown.map((h) => h!.status.occurrence_count)).to.deep.equal([12, 7, 1]);
     expect(shown.map((h) => h!.status.evaluated_block_count)).to.deep.equal([12, 12, 12]);
+  });
+
+  it('keeps the delivery state a live step wrote across a crash, beside the hooks it wrote as status rows', async () => {
+    const [resumed, plain] = [liveHook(), liveHook()];
+    await store.hooks.insert(resumed, 10);
+    await store.hooks.insert(plain, 10);
+    const resuming = { from_block_height: 1, next_block_height: 3 };
+    await store.hooks.recordLiveStep(
+      { blocks: 1, height: 1, at: 10 },
+      [resumed.uuid, plain.uuid],
+      (latest) => {
+        const counted = countLiveStep(latest, [1], 1, 10_000);
+        return latest.uuid === resumed.uuid ? { ...counted, delivery: { resuming } } : counted;
+      },
+    );
+    const crashed = await crashes.crash();
+    const [after, other] = await Promise.all([resumed, plain].map((h) => crashed.hooks.get('alice', h.uuid)));
+    expect(after!.delivery).to.deep.equal({ resuming });
+    expect(after!.status.occurrence_count).to.equal(1);
+    expect(other!.delivery).to.equal(undefined);
+    expect(other!.status).to.deep.equal((await store.hooks.get('alice', plain.uuid))!.status);
   });
 
   it('keeps a definition a live step changed across a crash', async () => {
