@@ -170,7 +170,7 @@ export class OutboxMemory {
    * for an entry from a journal written before payload records, which is stored now.
    */
   restoreEntry(entry: OutboxEntry, body?: OutgoingPayload['body']): void {
-    if (body) entry.loc = this.store.put({ ...metaOf(entry.meta), body });
+    if (body) entry.loc = this.store.put(entry.meta, body);
     else if (entry.loc) this.store.retain(entry.loc);
     this.insert(entry);
     if (entry.state === 'delivered') this.deliveredBodies.delivered(entry);

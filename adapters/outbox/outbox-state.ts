@@ -39,7 +39,8 @@ export class OutboxState extends SettledLog {
     const added: PlacedPayload[] = [];
     for (const payload of payloads) {
       if (this.knows(payload.hook_uuid, payload.id)) continue;
-      const placed = { meta: metaOf(payload), loc: this.store.put(payload) };
+      const meta = metaOf(payload);
+      const placed = { meta, loc: this.store.put(meta, payload.body) };
       this.add(placed);
       added.push(placed);
     }

@@ -28,20 +28,21 @@ const MAX_BYTES_PER_CHAR = 3;
 const REFERENCE_CHARS = 24;
 
 /**
- * Place `payload`'s record in `segments`, and before it the text of each shared block not yet in the
- * segment (noted in `places`); returns the record's locator and the body's length (in characters).
- * All of them go in one segment: the same write, the same fsync, and the journal names the record
- * only after that fsync, so a crash never leaves a named record without the blocks it names.
+ * Place the record of a payload (`meta` and `body`) in `segments`, and before it the text of each
+ * shared block not yet in the segment (noted in `places`); returns the record's locator and the
+ * body's length (in characters). All of them go in one segment: the same write, the same fsync, and
+ * the journal names the record only after that fsync, so a crash never leaves a named record
+ * without the blocks it names.
  */
 export function placePayloadRecord(
   segments: PayloadSegments,
   places: BlockPlaces,
-  payload: OutgoingPayload,
+  meta: PayloadMeta,
+  body: OutgoingPayload['body'],
 ): { loc: Locator; bodyLength: number } {
-  const { body, ...fields } = payload;
   const parts = payloadTextParts(body);
-  // `fields` is never empty (it has the id), so its text ends in `}` after at least one field.
-  const own = JSON.stringify(fields).slice(0, -1);
+  // `meta` is never empty (it has the id), so its text ends in `}` after at least one field.
+  const own = JSON.stringify(meta).slice(0, -1);
   if (parts.blocks.length === 0) {
     const text = parts.texts[0];
     return { loc: segments.append([own, ',"body":', text, '}']), bodyLength: text.length };

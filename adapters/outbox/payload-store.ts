@@ -16,8 +16,8 @@ import type { Locator, PayloadSegments } from './payload-segments.js';
  * stays synchronous and a journal replay does exactly what the run did.
  */
 export interface PayloadStore {
-  /** Keep the payload as one record; returns where. The store counts it as referenced once. */
-  put(payload: OutgoingPayload): Locator;
+  /** Keep the payload (`meta`, never edited after, and `body`) as one record; returns where. The store counts it as referenced once. */
+  put(meta: PayloadMeta, body: OutgoingPayload['body']): Locator;
   /** The whole payload from its record. */
   read(loc: Locator): OutgoingPayload;
   /** The payload's metadata from its record (its body not put together). */
@@ -35,10 +35,10 @@ export class MemoryPayloads implements PayloadStore {
   private readonly payloads = new Map<number, OutgoingPayload>();
   private next = 0;
 
-  /** Keep the payload object (it is never edited after shaping). */
-  put(payload: OutgoingPayload): Locator {
+  /** Keep the payload as an object (its body is never edited after shaping). */
+  put(meta: PayloadMeta, body: OutgoingPayload['body']): Locator {
     const loc = { seg: 0, off: this.next++, len: 0 };
-    this.payloads.set(loc.off, payload);
+    this.payloads.set(loc.off, { ...meta, body });
     return loc;
   }
 
@@ -88,10 +88,10 @@ export class SegmentPayloads implements PayloadStore {
   }
 
   /** Write the payload as a record (placed now, written by the next flush) and cache its body. */
-  put(payload: OutgoingPayload): Locator {
-    const { loc, bodyLength } = placePayloadRecord(this.segments, this.places, payload);
+  put(meta: PayloadMeta, body: OutgoingPayload['body']): Locator {
+    const { loc, bodyLength } = placePayloadRecord(this.segments, this.places, meta, body);
     this.segments.retain(loc);
-    this.cache.put(payload.id, payload.body, bodyLength);
+    this.cache.put(meta.id, body, bodyLength);
     return loc;
   }
 

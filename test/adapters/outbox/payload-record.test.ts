@@ -33,7 +33,7 @@ describe('placePayloadRecord', () => {
   it('writes a block that payloads share once in a segment, and reads each payload back whole', async () => {
     segments = await PayloadSegments.open(dir, 1 << 20);
     const payloads = sharingBlocks(['h1', 'h2', 'h3'], 2);
-    const locs = payloads.map((p) => placePayloadRecord(segments, places, p).loc);
+    const locs = payloads.map((p) => placePayloadRecord(segments, places, metaOf(p), p.body).loc);
     // Read back before the flush (from memory) and after it (from the file).
     for (const [i, loc] of locs.entries())
       expect(readPayloadRecord(segments, loc)).to.deep.equal(payloads[i]);
@@ -50,7 +50,7 @@ describe('placePayloadRecord', () => {
   it("writes a body's own text as it is, not quoted again as a JSON string", async () => {
     segments = await PayloadSegments.open(dir, 1 << 20);
     const payloads = sharingBlocks(['h1', 'h2', 'h3'], 2);
-    for (const p of payloads) placePayloadRecord(segments, places, p);
+    for (const p of payloads) placePayloadRecord(segments, places, metaOf(p), p.body);
     await segments.flush();
     const text = await readFile(join(dir, '000001.seg'), 'utf8');
     expect(count(text, '{"chainhook":')).to.equal(3);
@@ -76,7 +76,7 @@ describe('placePayloadRecord', () => {
   it('writes a shared block again in the next segment, so a record names only blocks in its own segment', async () => {
     segments = await PayloadSegments.open(dir, 2_000);
     const payloads = sharingBlocks(['h1', 'h2', 'h3', 'h4', 'h5', 'h6'], 1);
-    const locs = payloads.map((p) => placePayloadRecord(segments, places, p).loc);
+    const locs = payloads.map((p) => placePayloadRecord(segments, places, metaOf(p), p.body).loc);
     await segments.flush();
     const files = await readdir(dir);
     expect(files.length).to.be.greaterThan(1);
@@ -99,7 +99,7 @@ describe('placePayloadRecord', () => {
       });
       return { ...outgoing(uuid), body: queuedV1Body(body) };
     });
-    const locs = payloads.map((p) => placePayloadRecord(segments, places, p).loc);
+    const locs = payloads.map((p) => placePayloadRecord(segments, places, metaOf(p), p.body).loc);
     await segments.flush();
     const text = await readFile(join(dir, '000001.seg'), 'utf8');
     expect(count(text, block.transactions[0].metadata.raw_tx)).to.equal(1);
@@ -110,7 +110,7 @@ describe('placePayloadRecord', () => {
   it('keeps a body without shared blocks whole in its record, as records written before shared blocks are', async () => {
     segments = await PayloadSegments.open(dir, 1 << 20);
     const payload = outgoing('h1', { pad: 30 });
-    const { loc, bodyLength } = placePayloadRecord(segments, places, payload);
+    const { loc, bodyLength } = placePayloadRecord(segments, places, metaOf(payload), payload.body);
     expect(bodyLength).to.equal(JSON.stringify(payload.body).length);
     expect(JSON.parse(segments.read(loc).toString('utf8'))).to.deep.equal(payload);
     expect(readPayloadRecord(segments, loc)).to.deep.equal(payload);
