@@ -111,6 +111,13 @@ export class HookTable {
   replace(hook: StoredHook, base: number): void {
     const entry = this.#byUuid.get(hook.uuid);
     if (!entry) throw new Error(`hook ${hook.uuid} is not stored`);
+    this.replaceAt(entry, hook, base);
+  }
+
+  /** `replace` through the hook's entry (from `entry`, the table unchanged since): no lookup. */
+  replaceAt(held: HookEntry, hook: StoredHook, base: number): void {
+    const entry = held as MutableEntry;
+    if (entry.hook.uuid !== hook.uuid) throw new Error(`hook ${hook.uuid} is not stored at this entry`);
     const old = entry.hook;
     // Most replacements (a live step's) leave status and `enabled` as they were, and the counts too.
     if (old.status.status !== hook.status.status || old.status.enabled !== hook.status.enabled) {

@@ -49,20 +49,21 @@ export type LiveLine = {
   statuses?: StatusRow[];
 };
 
-/** The line of step `seq`, which wrote the hooks `uuids` (and the definitions of `definitions`). */
+/**
+ * The line of step `seq`, which wrote `written` (the hooks as the state holds them now) and the
+ * definitions of the uuids in `definitions`.
+ */
 export function stepLine(
   state: StoreState,
   seq: number,
-  uuids: readonly string[],
+  written: readonly StoredHook[],
   definitions: ReadonlySet<string>,
 ): string {
   const hooks: LiveHookEntry[] = [];
   const statuses: StatusRow[] = [];
-  for (const uuid of uuids) {
-    const hook = state.hooks.get(uuid);
-    if (!hook) continue;
-    const changedDefinition = definitions.has(uuid);
-    const row = hook.delivery || changedDefinition ? undefined : statusRow(uuid, hook.status);
+  for (const hook of written) {
+    const changedDefinition = definitions.has(hook.uuid);
+    const row = hook.delivery || changedDefinition ? undefined : statusRow(hook.uuid, hook.status);
     if (row) statuses.push(row);
     else hooks.push(entryOf(hook, changedDefinition));
   }

@@ -1,6 +1,7 @@
 import { chmod, mkdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
+import type { StoredHook } from '../../core/hooks/record.js';
 import type { DiskSpaceReport } from '../../core/storage/write-failure.js';
 import { CHANGE_JOURNAL_FILE_NAME, ChangeJournal } from './change-journal.js';
 import { CoalescedWrites } from './coalesced-writes.js';
@@ -23,12 +24,13 @@ export const STORE_FILE = Symbol.for('stackhooks.lowdb.StoreFile');
 export type ChangeOutcome<T> = { result: T; changed: boolean };
 
 /**
- * What a live step reports: its result, the hooks it wrote (undefined when it changed nothing), and
- * those whose definition it changed (a step changes status and delivery state, as a rule).
+ * What a live step reports: its result, the hooks it wrote as the state now holds them (undefined
+ * when it changed nothing), and the uuids of those whose definition it changed (a step changes
+ * status and delivery state, as a rule).
  */
 export type LiveChangeOutcome<T> = {
   result: T;
-  hooks: readonly string[] | undefined;
+  hooks: readonly StoredHook[] | undefined;
   definitions?: ReadonlySet<string>;
 };
 
@@ -225,7 +227,7 @@ export class StoreFile {
     // The live log carries these hooks; the change journal must not take them for a change's.
     forgetTouched(this.state);
     if (hooks === undefined) return result;
-    this.#live.record(hooks);
+    this.#live.record(hooks.map((hook) => hook.uuid));
     // Serialized now: the objects are the state's, and a later change replaces them.
     const written = this.#liveLog.append(stepLine(this.state, this.#live.seq, hooks, definitions));
     if (this.#live.size > Math.max(JOURNAL_MIN_FOLD, this.state.hooks.size * JOURNAL_FOLD_SHARE)) {
