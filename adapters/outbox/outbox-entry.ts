@@ -17,10 +17,14 @@ export type OutboxEntry = {
   failure_reason: string | null;
   /** Why a pending payload is held back (absent in journals written before holds existed). */
   held_reason?: string | null;
-  attempts: DeliveryAttempt[];
+  /** Replaced, never edited in place: entries not yet attempted share `NO_ATTEMPTS`. */
+  attempts: readonly DeliveryAttempt[];
   /** When the delivering attempt started: the start of the body's grace period. */
   delivered_at: number | null;
 };
+
+/** The attempts of every entry not attempted yet: one array for all, not one an entry. */
+export const NO_ATTEMPTS: readonly DeliveryAttempt[] = Object.freeze([]);
 
 /** The metadata of a payload, copied so later edits by the caller cannot reach the outbox. */
 export function metaOf(payload: OutgoingPayload | PayloadMeta): PayloadMeta {

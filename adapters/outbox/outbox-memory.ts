@@ -6,7 +6,7 @@ import { newHookLog, type HookLog } from './hook-log.js';
 import { LogReader } from './log-reader.js';
 import { HashCounts } from './hash-counts.js';
 import { DeliveredBodies } from './log-retention.js';
-import { metaOf, type OutboxEntry, type PayloadMeta } from './outbox-entry.js';
+import { metaOf, NO_ATTEMPTS, type OutboxEntry, type PayloadMeta } from './outbox-entry.js';
 import type { Locator } from './payload-segments.js';
 import type { PayloadStore } from './payload-store.js';
 import { SENT_BLOCKS_PER_HOOK, SentApplies, type SentMove } from './sent-applies.js';
@@ -222,7 +222,7 @@ export class OutboxMemory {
       next_attempt_at: meta.created_at,
       failure_reason: null,
       held_reason: null,
-      attempts: [],
+      attempts: NO_ATTEMPTS,
       delivered_at: null,
     };
   }

@@ -104,7 +104,7 @@ export class OutboxState extends SettledLog {
     if (!entry) return false;
     this.touch(entry);
     if (attempt) {
-      entry.attempts.push({ ...attempt });
+      entry.attempts = [...entry.attempts, { ...attempt }];
       this.see(attempt.at);
     }
     const hook = this.hooks.get(entry.meta.hook_uuid)!;
