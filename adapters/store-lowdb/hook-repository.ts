@@ -13,6 +13,7 @@ import type {
 import { compareHooks, type HookEntry } from './hook-table.js';
 import { STORE_FILE } from './store-file.js';
 import type { StoreFile } from './store-file.js';
+import type { StoreState } from './store-document.js';
 
 /**
  * Hooks in the embedded JSON file. Every result is a copy and every stored hook is a copy of what the
@@ -115,7 +116,8 @@ export class LowdbHookRepository implements HookRepository {
   /**
    * Move the live stream by `step` and store what `change` makes of the named hooks (unknown uuids
    * are skipped), in one atomic step that appends only what it wrote to the store's live log, once
-   * `after` has resolved.
+   * `after` has resolved. The hooks' changes are made while `after` is pending (the payloads'
+   * fsyncs), from the state as it is then; made again when a change or step came in between.
    */
   async recordLiveStep(
     step: LiveStep,
@@ -123,33 +125,15 @@ export class LowdbHookRepository implements HookRepository {
     change: (hook: StoredHook) => StoredHook | undefined,
     after?: Promise<unknown>,
   ): Promise<StoredHook[]> {
-    // The step reads the hooks in the same turn as it writes them, so it has nothing to do before.
+    let prepared = after && prepareLiveStep(this.file.state, uuids, change);
     await after;
     return this.file.changeLive((state) => {
-      const updated: StoredHook[] = [];
-      // Each hook's table entry, found once: a table of 100,000 hooks is a cache miss a lookup.
-      const entries: HookEntry[] = [];
-      const definitions = new Set<string>();
-      const { hooks, liveStream } = state;
-      for (const uuid of new Set(uuids)) {
-        const entry = hooks.entry(uuid);
-        if (!entry) continue;
-        const current = entry.hook;
-        const result = change(liveView(current, entry.base, liveStream));
-        if (result === undefined) continue;
-        const next = liveStepCopy(sameIdentity(current, result), current.definition);
-        if (next.definition !== current.definition) definitions.add(uuid);
-        updated.push(next);
-        entries.push(entry);
-      }
+      if (!prepared?.holds(state)) prepared = prepareLiveStep(state, uuids, change);
+      const { updated, entries, result, definitions } = prepared;
       state.liveStream = advanceProgress(state.liveStream, step);
-      updated.forEach((hook, i) => hooks.replaceAt(entries[i], hook, state.liveStream.evaluated));
+      updated.forEach((hook, i) => state.hooks.replaceAt(entries[i], hook, state.liveStream.evaluated));
       const changed = step.blocks > 0 || updated.length > 0;
-      return {
-        result: updated.map((hook) => liveStepCopy(hook)),
-        hooks: changed ? updated : undefined,
-        definitions,
-      };
+      return { result, hooks: changed ? updated : undefined, definitions };
     });
   }
 
@@ -212,6 +196,51 @@ export class LowdbHookRepository implements HookRepository {
         (statuses === undefined || statuses.includes(this.#view(hook).status.status)),
     );
   }
+}
+
+/**
+ * A live step's hooks as `change` leaves them, made from `state` before the step is stored: the
+ * copies to store, their table entries, the copies to hand back and the uuids whose definition
+ * changed; `holds` tells whether they are still what the state would give.
+ */
+type PreparedStep = {
+  updated: StoredHook[];
+  entries: HookEntry[];
+  result: StoredHook[];
+  definitions: Set<string>;
+  holds(state: StoreState): boolean;
+};
+
+function prepareLiveStep(
+  state: StoreState,
+  uuids: readonly string[],
+  change: (hook: StoredHook) => StoredHook | undefined,
+): PreparedStep {
+  const updated: StoredHook[] = [];
+  // Each hook's table entry, found once: in a table of 100,000 hooks a lookup is a cache miss.
+  const entries: HookEntry[] = [];
+  const definitions = new Set<string>();
+  const { hooks, liveStream } = state;
+  for (const uuid of new Set(uuids)) {
+    const entry = hooks.entry(uuid);
+    if (!entry) continue;
+    const current = entry.hook;
+    const result = change(liveView(current, entry.base, liveStream));
+    if (result === undefined) continue;
+    const next = liveStepCopy(sameIdentity(current, result), current.definition);
+    if (next.definition !== current.definition) definitions.add(uuid);
+    updated.push(next);
+    entries.push(entry);
+  }
+  const version = hooks.version;
+  return {
+    updated,
+    entries,
+    result: updated.map((hook) => liveStepCopy(hook)),
+    definitions,
+    // Every change of a hook and every step replaces the table's version or the progress object.
+    holds: (now) => now.hooks === hooks && now.hooks.version === version && now.liveStream === liveStream,
+  };
 }
 
 /** A change's result, refused when the change moved the hook's identity or order. */

@@ -27,6 +27,7 @@ export class HookTable {
   #touched = new Set<string>();
   /** How many hooks hold each stored status and `enabled` value, kept as hooks come and go. */
   readonly #statusCounts = new Map<string, HookStatusCount>();
+  #version = 0;
 
   constructor(hooks: Iterable<StoredHook> = [], bases: { [uuid: string]: number } = {}) {
     for (const hook of hooks) this.add(hook, bases[hook.uuid] ?? 0);
@@ -66,6 +67,11 @@ export class HookTable {
     return [...this.#statusCounts.values()].filter(({ count }) => count > 0).map((entry) => ({ ...entry }));
   }
 
+  /** A number that changes whenever a hook is added, replaced or removed. */
+  get version(): number {
+    return this.#version;
+  }
+
   /** How many hooks the table holds. */
   get size(): number {
     return this.#byUuid.size;
@@ -95,6 +101,7 @@ export class HookTable {
   add(hook: StoredHook, base: number): void {
     if (this.#byUuid.has(hook.uuid)) throw new Error(`hook ${hook.uuid} is already stored`);
     const entry = { hook, base };
+    this.#version++;
     this.#byUuid.set(hook.uuid, entry);
     this.#touched.add(hook.uuid);
     this.#count(hook, 1);
@@ -124,6 +131,7 @@ export class HookTable {
       this.#count(old, -1);
       this.#count(hook, 1);
     }
+    this.#version++;
     entry.hook = hook;
     entry.base = base;
     this.#touched.add(hook.uuid);
@@ -134,6 +142,7 @@ export class HookTable {
     const entry = this.#byUuid.get(uuid);
     if (!entry) return false;
     const { hook } = entry;
+    this.#version++;
     this.#byUuid.delete(uuid);
     this.#count(hook, -1);
     this.#touched.add(uuid);

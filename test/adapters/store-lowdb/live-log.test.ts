@@ -147,6 +147,29 @@ describe('lowdb live log', () => {
     expect(other!.status).to.deep.equal((await store.hooks.get('alice', plain.uuid))!.status);
   });
 
+  it('stores a step made while its payloads were queued over a change that came in between', async () => {
+    const hook = liveHook();
+    await store.hooks.insert(hook, 10);
+    let queued!: () => void;
+    const after = new Promise<void>((resolve) => (queued = resolve));
+    const step = store.hooks.recordLiveStep(
+      { blocks: 1, height: 1, at: 10 },
+      [hook.uuid],
+      (latest) => countLiveStep(latest, [1], 1, 10_000),
+      after,
+    );
+    await store.hooks.update('alice', hook.uuid, (latest) => ({
+      ...latest,
+      definition: { ...latest.definition, name: 'renamed meanwhile' },
+    }));
+    queued();
+    const [written] = await step;
+    expect(written.definition.name).to.equal('renamed meanwhile');
+    const stored = (await (await crashes.crash()).hooks.get('alice', hook.uuid))!;
+    expect(stored.definition.name).to.equal('renamed meanwhile');
+    expect(stored.status.occurrence_count).to.equal(1);
+  });
+
   it('keeps a definition a live step changed across a crash', async () => {
     const hook = liveHook();
     await store.hooks.insert(hook, 10);
