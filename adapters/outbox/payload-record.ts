@@ -26,6 +26,8 @@ type QuotedTextsRecord = PayloadMeta & { body_texts: string[]; body_blocks: [num
 const MAX_BYTES_PER_CHAR = 3;
 /** A bound for the text of one block reference, `[offset,length],`. */
 const REFERENCE_CHARS = 24;
+const LENGTHS_KEY = ',"body_lengths":';
+const BLOCKS_KEY = ',"body_blocks":';
 
 /**
  * Place the record of a payload (`meta` and `body`) in `segments`, and before it the text of each
@@ -47,12 +49,14 @@ export function placePayloadRecord(
     const text = parts.texts[0];
     return { loc: segments.append([own, ',"body":', text, '}']), bodyLength: text.length };
   }
-  const lengths = parts.texts.map((text) => text.length);
-  const head = `${own},"body_lengths":${JSON.stringify(lengths)},"body_blocks":`;
+  const lengths = JSON.stringify(parts.texts.map((text) => text.length));
+  // The line's pieces are written one after the other, never joined: a joined head would be
+  // flattened into a string of its own to be written.
+  const headLength = own.length + LENGTHS_KEY.length + lengths.length + BLOCKS_KEY.length;
   let bodyLength = 0;
-  for (const length of lengths) bodyLength += length;
+  for (const text of parts.texts) bodyLength += text.length;
   let bound =
-    HEADER_BYTES + MAX_BYTES_PER_CHAR * (head.length + REFERENCE_CHARS * parts.blocks.length + bodyLength);
+    HEADER_BYTES + MAX_BYTES_PER_CHAR * (headLength + REFERENCE_CHARS * parts.blocks.length + bodyLength);
   for (const { text } of parts.blocks) {
     bound += HEADER_BYTES + MAX_BYTES_PER_CHAR * text.length;
     bodyLength += text.length;
@@ -68,7 +72,7 @@ export function placePayloadRecord(
     return [place.off, place.len];
   });
   // JSON text holds no raw line break, so the first one ends the line.
-  const record = [head, JSON.stringify(references), '}\n', ...parts.texts];
+  const record = [own, LENGTHS_KEY, lengths, BLOCKS_KEY, JSON.stringify(references), '}\n', ...parts.texts];
   return { loc: segments.append(record, false), bodyLength };
 }
 
