@@ -73,23 +73,29 @@ if (!(await postgresAvailable())) {
       });
     });
 
-    it('reads a step’s hooks while its payloads are being queued, and commits it only after them', async () => {
+    it('locks neither the live stream nor a step’s hooks while its payloads are being queued', async () => {
       const hook = liveHook();
       await repo.insert(hook, 10);
       let queue: () => void = () => undefined;
       const queued = new Promise<void>((resolve) => (queue = resolve));
-      let read: () => void = () => undefined;
-      const hooksRead = new Promise<void>((resolve) => (read = resolve));
+      let read = false;
       const recording = repo.recordLiveStep(
         { blocks: 1, height: 7, at: NOW_MS / 1000 },
         [hook.uuid],
         (latest) => {
-          read();
+          read = true;
           return sentAt(7)(latest);
         },
         queued,
       );
-      await hooksRead;
+      // Time enough for a step that reads early to have taken its locks.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await db.transaction(async (client) => {
+        await client.query("SET LOCAL lock_timeout = '1s'");
+        await client.query('SELECT 1 FROM live_stream FOR UPDATE');
+        await client.query('SELECT 1 FROM hooks WHERE uuid = $1 FOR UPDATE', [hook.uuid]);
+      });
+      expect(read).to.equal(false);
       expect((await repo.liveProgress()).evaluated).to.equal(0);
       queue();
       await recording;
