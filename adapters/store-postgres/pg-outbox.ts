@@ -41,8 +41,13 @@ export type PgOutboxOptions = {
 const HOUR_MS = 60 * 60 * 1000;
 
 /** Named, so each connection plans them once: they run for every batch a worker sends. */
-const LEASE_DUE = 'stackhooks_outbox_lease_due';
-const RECORD_ATTEMPTS = 'stackhooks_outbox_record_attempts_held';
+const LEASE_DUE = 'stackhooks_outbox_lease_due_async';
+// Delivery's own writes (leases, attempts) commit without waiting for the log's flush: a database
+// crash can lose the last fraction of a second of them, which only sends those payloads again,
+// and their hundreds of flushes a second no longer queue the observer's commits behind them.
+// PostgreSQL keeps the log's order, so nothing committed after them survives without them.
+const COMMIT_WITHOUT_FLUSH = "set_config('synchronous_commit', 'off', true)";
+const RECORD_ATTEMPTS = 'stackhooks_outbox_record_attempts_async';
 const NEXT_DUE_AT = 'stackhooks_outbox_next_due_at';
 const PENDING_SUMMARY = 'stackhooks_outbox_pending_summary';
 
@@ -108,7 +113,7 @@ export class PgOutbox implements DeliveryQueue {
     if (limit <= 0) return [];
     const { rows } = await this.db.pool.query<PayloadRow>({
       name: LEASE_DUE,
-      text: 'SELECT * FROM outbox_lease_due($1, $2, $3, $4, $5)',
+      text: `SELECT due.* FROM outbox_lease_due($1, $2, $3, $4, $5) due, ${COMMIT_WITHOUT_FLUSH}`,
       values: [this.instanceId, now, [...busy], this.leaseMs, limit],
     });
     for (const row of rows) this.leased.add(row.id);
@@ -146,7 +151,7 @@ export class PgOutbox implements DeliveryQueue {
     for (const run of distinctRuns(reports)) {
       await this.db.pool.query({
         name: RECORD_ATTEMPTS,
-        text: 'SELECT outbox_record_attempts($1, $2::jsonb[], $3, $4, $5, $6, $7, $8, $9)',
+        text: `SELECT outbox_record_attempts($1, $2::jsonb[], $3, $4, $5, $6, $7, $8, $9), ${COMMIT_WITHOUT_FLUSH}`,
         values: [
           run.map((r) => r.id),
           run.map((r) => attemptJson(r.attempt)),
