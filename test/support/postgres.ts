@@ -42,6 +42,49 @@ export async function openTestDatabase(
   };
 }
 
+/**
+ * A migrated database of its own on the test server (created from template0, so no session on
+ * template1 blocks it); `drop()` closes the pool and drops the database. For a test that other
+ * sessions of database `test` disturb: VACUUM marks pages all-visible only past the oldest
+ * snapshot held in the same database.
+ */
+export async function openDatabaseOfItsOwn(
+  prefix = 'd',
+): Promise<Database & { url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await onTestServer(`CREATE DATABASE "${name}" TEMPLATE template0`);
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  const db = await openDatabase(url.toString());
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.close();
+    await onTestServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    throw err;
+  }
+  return {
+    ...db,
+    url: url.toString(),
+    async drop() {
+      await db.close();
+      await onTestServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
+}
+
+// One statement on a connection of its own to the test database (CREATE/DROP DATABASE cannot run
+// in a pool's transaction block, nor on a connection to the database dropped).
+async function onTestServer(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Whether the test database answers; suites that need it say so when it does not. */
 export async function postgresAvailable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 2000 });

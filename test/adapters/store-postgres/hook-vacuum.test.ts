@@ -4,9 +4,9 @@ import { HookVacuum } from '../../../adapters/store-postgres/hook-vacuum.js';
 import { PgHookRepository } from '../../../adapters/store-postgres/index.js';
 import { createHook } from '../../../core/hooks/lifecycle.js';
 import { definition } from '../../contracts/hook-repository-fixtures.js';
-import { openTestDatabase, postgresAvailable, TEST_DATABASE_URL } from '../../support/postgres.js';
+import { openDatabaseOfItsOwn, postgresAvailable, TEST_DATABASE_URL } from '../../support/postgres.js';
 
-type TestDatabase = Awaited<ReturnType<typeof openTestDatabase>>;
+type TestDatabase = Awaited<ReturnType<typeof openDatabaseOfItsOwn>>;
 
 /** Insert `count` hooks through the repository, fewer than make its own vacuum due. */
 async function insertHooks(db: TestDatabase, count: number): Promise<void> {
@@ -39,8 +39,10 @@ if (!(await postgresAvailable())) {
   describe('Postgres hook vacuum', () => {
     let db: TestDatabase;
 
+    // A database of its own: a snapshot another suite's session holds in database `test` would keep
+    // VACUUM from marking any page all-visible.
     beforeEach(async () => {
-      db = await openTestDatabase('hookvac');
+      db = await openDatabaseOfItsOwn('hookvac');
     });
     afterEach(async () => {
       await db.drop();
