@@ -1,10 +1,9 @@
-import { rm } from 'node:fs/promises';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { PayloadSegments } from '../../../adapters/outbox/payload-segments.js';
+import type { PayloadSegments } from '../../../adapters/outbox/payload-segments.js';
 import { SentApplies } from '../../../adapters/outbox/sent-applies.js';
 import { SentOnDisk } from '../../../adapters/outbox/sent-on-disk.js';
-import { makeTempDir } from '../../support/temp-dir.js';
+import { segmentsPerTest } from '../../support/segments-folder.js';
 
 const apply = (hook_uuid: string, hash: string, tx_indexes: number[]) => ({
   hook_uuid,
@@ -88,18 +87,8 @@ describe('SentApplies', () => {
 });
 
 describe('SentApplies with blocks on disk', () => {
-  let dir: string;
   let segments: PayloadSegments;
-
-  beforeEach(async () => {
-    dir = await makeTempDir('stackhooks-sent-');
-    segments = await PayloadSegments.open(dir, 1 << 20);
-  });
-
-  afterEach(async () => {
-    await segments.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  segmentsPerTest((opened) => (segments = opened));
 
   const hash = (n: number) => `0x${n.toString(16).padStart(4, '0')}`;
 

@@ -1,22 +1,11 @@
-import { rm } from 'node:fs/promises';
 import { expect } from 'chai';
-import { PayloadSegments } from '../../../adapters/outbox/payload-segments.js';
+import type { PayloadSegments } from '../../../adapters/outbox/payload-segments.js';
 import { SentOnDisk } from '../../../adapters/outbox/sent-on-disk.js';
-import { makeTempDir } from '../../support/temp-dir.js';
+import { segmentsPerTest } from '../../support/segments-folder.js';
 
 describe('SentOnDisk', () => {
-  let dir: string;
   let segments: PayloadSegments;
-
-  beforeEach(async () => {
-    dir = await makeTempDir('stackhooks-sent-');
-    segments = await PayloadSegments.open(dir, 1 << 20);
-  });
-
-  afterEach(async () => {
-    await segments.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  segmentsPerTest((opened) => (segments = opened));
 
   it('keeps the records of its newest blocks up to its limit, letting go of the oldest', () => {
     const disk = new SentOnDisk(segments, 3);
