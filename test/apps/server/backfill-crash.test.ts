@@ -42,6 +42,9 @@ async function killMidScanAndRestart(databaseUrl?: string): Promise<void> {
     STACKHOOKS_OBSERVER_PORT: observerPort,
     STACKHOOKS_DELIVERY_TIMEOUT: '120s',
     STACKHOOKS_RATE_LIMIT_PER_MINUTE: '100000',
+    // On PostgreSQL the payload held at the kill stays leased to the killed server this long before
+    // the restarted one takes it over (60 s by default).
+    STACKHOOKS_DELIVERY_LEASE: '3s',
     ...(databaseUrl && { STACKHOOKS_DATABASE_URL: databaseUrl }),
   };
   const chain = new ChainBuilder({ label: 'backfill-crash' });
