@@ -65,12 +65,17 @@ for (const store of ['the embedded store', 'PostgreSQL']) {
     }
 
     async function post(path: string, body: unknown): Promise<void> {
+      const { eventLog } = t.server.stackhooks;
+      const before = eventLog.lastId();
       const response = await fetch(`${t.observerUrl}${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
       expect(response.status).to.equal(200);
+      // The observer's thread answers once the entry is stored; this thread hears of it a moment
+      // later, and `untilIngested` waits only for the entries heard of.
+      while (eventLog.lastId() <= before) await new Promise((resolve) => setTimeout(resolve, 5));
     }
 
     const payloadsTo = (uuid: string) =>
