@@ -40,13 +40,14 @@ export type PgOutboxOptions = {
 
 const HOUR_MS = 60 * 60 * 1000;
 
-/** Named, so each connection plans them once: they run for every batch a worker sends. */
-const LEASE_DUE = 'stackhooks_outbox_lease_due_async';
 // Delivery's own writes (leases, attempts) commit without waiting for the log's flush: a database
 // crash can lose the last fraction of a second of them, which only sends those payloads again,
 // and their hundreds of flushes a second no longer queue the observer's commits behind them.
 // PostgreSQL keeps the log's order, so nothing committed after them survives without them.
 const COMMIT_WITHOUT_FLUSH = "set_config('synchronous_commit', 'off', true)";
+
+/** Named, so each connection plans them once: they run for every batch a worker sends. */
+const LEASE_DUE = 'stackhooks_outbox_lease_due_async';
 const RECORD_ATTEMPTS = 'stackhooks_outbox_record_attempts_async';
 const NEXT_DUE_AT = 'stackhooks_outbox_next_due_at';
 const PENDING_SUMMARY = 'stackhooks_outbox_pending_summary';
