@@ -1,4 +1,4 @@
-import { mkdir, open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeAll } from '../../core/storage/write-all.js';
 import {
@@ -6,6 +6,7 @@ import {
   isFileSystemError,
   type DiskSpaceReport,
 } from '../../core/storage/write-failure.js';
+import { FileRemovals } from './file-removals.js';
 import { syncDir } from './sync-dir.js';
 import { Compaction, type CompactionWaiter } from './journal-compaction.js';
 import { applyEntry, frameEntry, type JournalEntry } from './journal-entry.js';
@@ -34,6 +35,8 @@ export type FileJournalOptions = {
   space?: DiskSpaceReport;
   /** A snapshot is encoded and written in slices about this big (default `SNAPSHOT_SLICE_BYTES`). */
   sliceBytes?: number;
+  /** Takes apart old generations in the background (pass the segments' own, so one runs at a time). */
+  removals?: FileRemovals;
 };
 
 const JOURNAL_NAME = /^journal-(\d{12})\.log$/;
@@ -73,6 +76,7 @@ export class FileJournal implements OutboxJournal {
   private readonly segments: readonly PayloadSegments[];
   private readonly space: DiskSpaceReport | undefined;
   private readonly sliceBytes: number | undefined;
+  private readonly removals: FileRemovals;
 
   private constructor(
     private readonly dir: string,
@@ -88,6 +92,7 @@ export class FileJournal implements OutboxJournal {
     this.segments = options.segments ?? [];
     this.space = options.space;
     this.sliceBytes = options.sliceBytes;
+    this.removals = options.removals ?? new FileRemovals();
   }
 
   /**
@@ -97,9 +102,11 @@ export class FileJournal implements OutboxJournal {
    */
   static async open(dir: string, state: OutboxState, options: FileJournalOptions): Promise<FileJournal> {
     await mkdir(dir, { recursive: true });
+    const removals = options.removals ?? new FileRemovals();
+    await removals.removeLeftovers(dir);
     const names = await readdir(dir);
     // A crash during compaction can leave a half-written snapshot, or an older generation not yet deleted.
-    for (const name of names.filter((n) => n.endsWith('.tmp'))) await unlink(join(dir, name));
+    for (const name of names.filter((n) => n.endsWith('.tmp'))) await removals.remove(join(dir, name));
     const generations = names.flatMap((n) => JOURNAL_NAME.exec(n)?.[1] ?? []).map(Number);
     const generation = generations.length > 0 ? Math.max(...generations) : 1;
     const path = join(dir, journalName(generation));
@@ -117,14 +124,14 @@ export class FileJournal implements OutboxJournal {
       }
       if (generations.length === 0) await syncDir(dir);
       for (const old of generations.filter((g) => g !== generation))
-        await unlink(join(dir, journalName(old)));
+        await removals.remove(join(dir, journalName(old)));
     } catch (err) {
       await handle.close();
       throw err;
     }
     // How much of a replayed journal is superseded is unknown: it is compacted once past
     // `compactAtBytes`, or as soon as payload segments can go.
-    const journal = new FileJournal(dir, state, handle, generation, intact, 0, options);
+    const journal = new FileJournal(dir, state, handle, generation, intact, 0, { ...options, removals });
     if (legacy) await journal.commit([], true);
     return journal;
   }
@@ -140,6 +147,7 @@ export class FileJournal implements OutboxJournal {
     }
     await this.handle.close();
     for (const set of this.segments) await set.close();
+    await this.removals.settled();
   }
 
   /** Throw when the journal is closed or failed to write. */
@@ -307,7 +315,7 @@ export class FileJournal implements OutboxJournal {
       const handle = await open(target, 'a');
       await this.handle.close();
       this.handle = handle;
-      await unlink(join(this.dir, journalName(this.generation)));
+      await this.removals.remove(join(this.dir, journalName(this.generation)));
       this.generation++;
       this.size = this.compactedSize = written;
       this.torn = false;

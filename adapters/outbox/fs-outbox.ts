@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { DiskSpaceReport } from '../../core/storage/write-failure.js';
 import { FileJournal } from './file-journal.js';
+import { FileRemovals } from './file-removals.js';
 import { JournaledOutbox } from './journaled-outbox.js';
 import { OutboxState, type OutboxOptions } from './outbox-state.js';
 import { PayloadSegments } from './payload-segments.js';
@@ -55,15 +56,19 @@ export class FsOutbox extends JournaledOutbox {
 
   /** Open (or create) the outbox in `dir`: replay the newest journal, cutting off a torn tail. */
   static async open(dir: string, options: FsOutboxOptions = {}): Promise<FsOutbox> {
+    // One at a time across the outbox's folders: each removal's pace is then the disk's whole load.
+    const removals = new FileRemovals();
     const segments = await PayloadSegments.open(
       join(dir, 'payloads'),
       options.segmentBytes ?? DEFAULT_SEGMENT_BYTES,
+      removals,
     );
     const settled = await PayloadSegments.open(
       join(dir, 'settled'),
       Math.min(options.segmentBytes ?? SETTLEMENT_SEGMENT_BYTES, SETTLEMENT_SEGMENT_BYTES),
+      removals,
     );
-    const sent = await PayloadSegments.open(join(dir, 'sent'), SETTLEMENT_SEGMENT_BYTES);
+    const sent = await PayloadSegments.open(join(dir, 'sent'), SETTLEMENT_SEGMENT_BYTES, removals);
     const payloads = new SegmentPayloads(segments, options.bodyCacheBytes ?? DEFAULT_BODY_CACHE_BYTES);
     const window = options.pendingInMemoryPerHook ?? DEFAULT_PENDING_IN_MEMORY_PER_HOOK;
     const state = new OutboxState(
@@ -79,6 +84,7 @@ export class FsOutbox extends JournaledOutbox {
       segments: [segments, settled, sent],
       space: options.space,
       sliceBytes: options.snapshotSliceBytes,
+      removals,
     });
     const outbox = new FsOutbox(state, file, payloads);
     await outbox.settleToDisk();

@@ -1,8 +1,9 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { mkdir, open, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { writeAll } from '../../core/storage/write-all.js';
+import { FileRemovals } from './file-removals.js';
 import { syncDir } from './sync-dir.js';
 
 /** Where a payload's record is: segment number, byte offset of the record, payload length. */
@@ -53,13 +54,22 @@ export class PayloadSegments {
     private readonly segmentBytes: number,
     private active: number,
     private activeSize: number,
+    private readonly removals: FileRemovals,
   ) {}
 
-  /** Open the segments in `dir`, appending to a new segment after the newest. */
-  static async open(dir: string, segmentBytes: number): Promise<PayloadSegments> {
+  /**
+   * Open the segments in `dir`, appending to a new segment after the newest; segments let go of
+   * are removed by `removals` (shared with the journal, so one file at a time is taken apart).
+   */
+  static async open(
+    dir: string,
+    segmentBytes: number,
+    removals = new FileRemovals(),
+  ): Promise<PayloadSegments> {
     await mkdir(dir, { recursive: true });
+    await removals.removeLeftovers(dir);
     const numbers = (await readdir(dir)).flatMap((n) => SEGMENT_NAME.exec(n)?.[1] ?? []).map(Number);
-    const segments = new PayloadSegments(dir, segmentBytes, Math.max(0, ...numbers) + 1, 0);
+    const segments = new PayloadSegments(dir, segmentBytes, Math.max(0, ...numbers) + 1, 0, removals);
     for (const seg of numbers) segments.sizes.set(seg, (await stat(join(dir, segmentName(seg)))).size);
     segments.startedNew = true;
     return segments;
@@ -197,6 +207,7 @@ export class PayloadSegments {
    * Delete the segment files before `before` (and before the active one) but those in `keep` (the
    * segments a compaction snapshot names, as referenced when it was taken). Only right after that
    * snapshot is durable: then the journal no longer names the others, and no replay will read them.
+   * Each is renamed aside at once and taken apart in the background (`FileRemovals`).
    */
   async deleteUnreferenced(keep: ReadonlySet<number>, before = this.active): Promise<number> {
     let deleted = 0;
@@ -207,7 +218,7 @@ export class PayloadSegments {
       const fd = this.readers.get(seg);
       if (fd !== undefined) closeSync(fd);
       this.readers.delete(seg);
-      await unlink(join(this.dir, name));
+      await this.removals.remove(join(this.dir, name));
       this.sizes.delete(seg);
       deleted++;
     }
@@ -220,6 +231,7 @@ export class PayloadSegments {
     this.writers.clear();
     for (const fd of this.readers.values()) closeSync(fd);
     this.readers.clear();
+    await this.removals.settled();
   }
 
   private findUnwritten(loc: Locator): Buffer | undefined {

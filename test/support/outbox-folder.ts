@@ -2,9 +2,9 @@ import { readdir, rm } from 'node:fs/promises';
 import { openFsOutbox, type FsOutbox, type FsOutboxOptions } from '../../adapters/outbox/index.js';
 import { makeTempDir } from './temp-dir.js';
 
-/** The journal generations in an outbox folder, oldest first. */
+/** The journal generations in an outbox folder, oldest first (not those set aside for removal). */
 export const journals = async (dir: string) =>
-  (await readdir(dir)).filter((n) => n.startsWith('journal-')).sort();
+  (await readdir(dir)).filter((n) => /^journal-\d+\.log$/.test(n)).sort();
 
 /** Give each test a fresh outbox folder (handed to `use`) and an open on it; close and remove all after. */
 export function outboxFolderPerTest(
