@@ -146,22 +146,27 @@ export class PgEventLog implements EventLog {
     return this.#queue.splice(0, count);
   }
 
-  /** Insert the batch under the next ids; returns the first. */
-  #insert(batch: Pending[]): Promise<number> {
-    return this.#db.transaction(async (client) => {
-      const { rows } = await client.query<{ last_id: string }>(
-        'UPDATE event_log_counter SET last_id = last_id + $1 RETURNING last_id',
-        [batch.length],
-      );
-      const first = Number(rows[0].last_id) - batch.length + 1;
-      // One parameter per value (not arrays), so 64 MB bodies are sent as they are, unescaped.
-      const values = batch.map((_, i) => `($${4 * i + 1}, $${4 * i + 2}, $${4 * i + 3}, $${4 * i + 4})`);
-      const params = batch.flatMap((p, i) => [first + i, p.receivedAt, p.path, p.body]);
-      await client.query(
-        `INSERT INTO event_log (id, received_at, path, body) VALUES ${values.join(', ')}`,
-        params,
-      );
-      return first;
-    });
+  /**
+   * Insert the batch under the next ids; returns the first. One statement (its own transaction):
+   * the counter's update and the inserts commit together in one round trip, where a transaction of
+   * its own took four, each a wait for a database process the observer's thread does not outrank.
+   */
+  async #insert(batch: Pending[]): Promise<number> {
+    // One parameter per value (not arrays), so 64 MB bodies are sent as they are, unescaped.
+    const entries = batch.map(
+      (_, i) => `($${3 * i + 2}::bigint, $${3 * i + 3}::text, $${3 * i + 4}::text, ${i + 1})`,
+    );
+    const params = [batch.length, ...batch.flatMap((p) => [p.receivedAt, p.path, p.body])];
+    const { rows } = await this.#db.pool.query<{ id: string }>(
+      `WITH counter AS (
+         UPDATE event_log_counter SET last_id = last_id + $1 RETURNING last_id
+       )
+       INSERT INTO event_log (id, received_at, path, body)
+       SELECT counter.last_id - $1 + entry.ord, entry.received_at, entry.path, entry.body
+         FROM counter, (VALUES ${entries.join(', ')}) AS entry (received_at, path, body, ord)
+       RETURNING id`,
+      params,
+    );
+    return Math.min(...rows.map((row) => Number(row.id)));
   }
 }
