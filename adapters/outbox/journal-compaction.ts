@@ -47,6 +47,8 @@ export class Compaction {
     /** Each segment set (payloads, settlements) as the snapshot found it. */
     readonly segments: readonly SegmentsKept[],
     onWritten: () => void,
+    /** The snapshot is synced each time this many more bytes of it are written. */
+    private readonly syncEveryBytes = SYNC_EVERY_BYTES,
   ) {
     this.written = this.write(snapshot).finally(onWritten);
   }
@@ -87,7 +89,7 @@ export class Compaction {
         await writeAll(out, slice, null);
         this.bytes += slice.length;
         unsynced += slice.length;
-        if (unsynced >= SYNC_EVERY_BYTES) {
+        if (unsynced >= this.syncEveryBytes) {
           await out.datasync();
           unsynced = 0;
         }
