@@ -3,6 +3,7 @@ import { interruptHook, setEnabled } from '../../core/hooks/lifecycle.js';
 import type { HookRepository } from '../../core/ports/hook-repository.js';
 import type { HookRepositorySubject } from './hook-repository.contract.js';
 import { countOccurrence, insertAll, newHook, streaming, URL_B } from './hook-repository-fixtures.js';
+import { skipBecause } from '../support/skip-because.js';
 
 /**
  * How every HookRepository keeps what it acknowledged: across a clean reopen, across a crash at any
@@ -56,7 +57,7 @@ export function hookDurabilityCases(current: () => HookRepositorySubject): void 
   });
 
   it('keeps every acknowledged insert, update and delete when it crashes, and goes on from there', async function () {
-    if (!subject.crash) this.skip();
+    if (!subject.crash) skipBecause(this, 'this store cannot be crashed from a test');
     const hooks = [newHook('alice'), newHook('alice', { url: URL_B }), newHook('bob')];
     await insertAll(repo, hooks);
     await repo.update('alice', hooks[0].uuid, streaming);
@@ -79,7 +80,8 @@ export function hookDurabilityCases(current: () => HookRepositorySubject): void 
   });
 
   it('leaves out an insert a crash cut off mid-write, keeps the ones before it, and takes later ones', async function () {
-    if (!subject.crashWritingInsert || !subject.crash) this.skip();
+    if (!subject.crashWritingInsert || !subject.crash)
+      skipBecause(this, 'this store cannot be crashed in the middle of an insert from a test');
     const kept = [newHook('alice'), newHook('alice')];
     await insertAll(repo, kept);
     const cut = newHook('alice');

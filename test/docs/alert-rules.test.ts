@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { startTestServer } from '../support/api-server.js';
 import { dropSchema, freshSchemaUrl, postgresAvailable } from '../support/postgres.js';
+import { skipBecause } from '../support/skip-because.js';
 
 const ALERTS = fileURLToPath(new URL('../../docs/alerts/', import.meta.url));
 
@@ -27,7 +28,8 @@ describe('the alert rules in docs/alerts', function () {
   });
 
   it('name only metrics a running server exposes (on PostgreSQL, which adds the database figures)', async function () {
-    if (!(await postgresAvailable())) this.skip();
+    if (!(await postgresAvailable()))
+      skipBecause(this, 'no PostgreSQL answers (set STACKHOOKS_TEST_DATABASE_URL or start the local server)');
     const rules = await readFile(`${ALERTS}stackhooks.rules.yml`, 'utf8');
     const named = new Set(rules.match(/\bstackhooks_[a-z_]+/g));
     const url = freshSchemaUrl('alerts');

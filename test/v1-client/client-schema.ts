@@ -2,6 +2,7 @@
 // (npm ci --prefix test/v1-client installs it; `npm test` does when it is missing).
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { skipBecause } from '../support/skip-because.js';
 
 /** Whether the client is installed in this folder. */
 export const CLIENT_INSTALLED = existsSync(
@@ -11,8 +12,7 @@ export const CLIENT_INSTALLED = existsSync(
 /** Skip the suite (saying how to install the client) when the client is not installed here. */
 export function skipUnlessClientInstalled(suite: Mocha.Context): void {
   if (CLIENT_INSTALLED) return;
-  console.warn('  test/v1-client has no node_modules: run npm ci --prefix test/v1-client');
-  suite.skip();
+  skipBecause(suite, 'the 1.x client is not installed here: run npm ci --prefix test/v1-client');
 }
 
 /** A compiled TypeBox schema: whether a value passes, and why not. */

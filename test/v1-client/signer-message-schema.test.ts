@@ -16,6 +16,7 @@ import {
   stackerDbPost,
 } from '../support/signer-message-builder.js';
 import { skipUnlessClientInstalled, clientPayloadSchema, type CompiledSchema } from './client-schema.js';
+import { skipBecause } from '../support/skip-because.js';
 
 const TIP = { index: 12, hash: filled(32, 0x0c) };
 
@@ -71,7 +72,8 @@ describe("signer_message payloads against the client's payload schema", () => {
   });
 
   it('accepts the messages of every recorded StackerDB post, mock messages included', async function () {
-    if (!fixturesDir()) this.skip();
+    if (!fixturesDir())
+      skipBecause(this, 'the recorded fixtures are not beside the project (../shared/fixtures)');
     this.timeout(60_000);
     let events = 0;
     for await (const request of readReplayTsv('signer-metrics-api/stackerdb-sample-events.tsv.gz')) {

@@ -11,6 +11,7 @@ import type { NodeBlock } from '../../../core/stacks-codec/node-block.js';
 import { normalizeBlock } from '../../../core/stacks-codec/normalize-block.js';
 import { NODE_RECORDINGS, describeWithFixtures, fixturePath, readReplayTsv } from '../../support/fixtures.js';
 import { makeTempDir } from '../../support/temp-dir.js';
+import { skipBecause } from '../../support/skip-because.js';
 
 const RECORDINGS = NODE_RECORDINGS.map(({ file, network }) => [file, network] as const);
 
@@ -35,7 +36,7 @@ describeWithFixtures('block records of the recorded blocks', function () {
 
   for (const [file, network] of RECORDINGS) {
     it(`read back every block of ${file} exactly as normalized`, async function () {
-      if (!existsSync(fixturePath(file))) this.skip();
+      if (!existsSync(fixturePath(file))) skipBecause(this, `${file} is not among the recorded fixtures`);
       const blocks = await normalizedBlocks(file, network);
       expect(blocks.length).to.be.greaterThan(0);
       for (const block of blocks) expect(decodeBlockRecord(encodeBlockRecord(block))).to.deep.equal(block);

@@ -8,6 +8,7 @@ import { silentLogger } from '../../../adapters/system/index.js';
 import { dropSchema, freshSchemaUrl, postgresAvailable, TEST_DATABASE_URL } from '../../support/postgres.js';
 import { startTcpProxy } from '../../support/tcp-proxy.js';
 import { makeTempDir } from '../../support/temp-dir.js';
+import { skipBecause } from '../../support/skip-because.js';
 
 /** The Postgres event log of a migrated schema. */
 async function openPgEventLog(db: Database): Promise<PgEventLog> {
@@ -95,7 +96,8 @@ describe('the event observer endpoint on a database that went away', function ()
   this.timeout(20_000);
 
   it('answers 503 with Retry-After, stores nothing, and stores the same post once the database is back', async function () {
-    if (!(await postgresAvailable())) this.skip();
+    if (!(await postgresAvailable()))
+      skipBecause(this, 'no PostgreSQL answers (set STACKHOOKS_TEST_DATABASE_URL or start the local server)');
     const target = new URL(TEST_DATABASE_URL);
     const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
     const url = freshSchemaUrl('observer');

@@ -16,6 +16,7 @@ import {
 } from '../../support/signer-message-builder.js';
 import { TEST_DATABASE_URL, dropSchema, freshSchemaUrl, postgresAvailable } from '../../support/postgres.js';
 import { startTestReceiver, type TestReceiver } from '../../support/test-receiver.js';
+import { skipBecause } from '../../support/skip-because.js';
 
 const withPostgres = await postgresAvailable();
 
@@ -179,7 +180,8 @@ for (const store of ['the embedded store', 'PostgreSQL']) {
     });
 
     it('delivers the recorded StackerDB posts of a node with the messages they hold', async function () {
-      if (!fixturesDir()) this.skip();
+      if (!fixturesDir())
+        skipBecause(this, 'the recorded fixtures are not beside the project (../shared/fixtures)');
       await register('all', { scope: 'signer_message', after_timestamp: 1 });
       await post('/new_block', new ChainBuilder().next());
       const posts: unknown[] = [];

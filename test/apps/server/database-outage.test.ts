@@ -19,6 +19,7 @@ import { freePort, spawnServer, type ServerProcess } from '../../support/server-
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 import { startTestReceiver, type TestReceiver } from '../../support/test-receiver.js';
+import { skipBecause } from '../../support/skip-because.js';
 
 const available = await postgresAvailable();
 const shared = new URL(TEST_DATABASE_URL);
@@ -209,8 +210,7 @@ if (!available) {
   it('loses nothing through a restart and a crash-like stop of the database itself', async function () {
     const cluster = await startPrivatePostgres();
     if ('skipped' in cluster) {
-      this.test!.title += ` (skipped: ${cluster.skipped})`;
-      this.skip();
+      skipBecause(this, cluster.skipped);
     }
     const database: PrivatePostgres = cluster;
     cleanups.push(() => database.destroy());

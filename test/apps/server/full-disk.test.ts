@@ -16,6 +16,7 @@ import { send } from '../../support/raw-http.js';
 import { CLI_FROM_SOURCE, freePort } from '../../support/server-process.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 import { startTestReceiver } from '../../support/test-receiver.js';
+import { skipBecause } from '../../support/skip-because.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const key = TEST_API_KEY;
@@ -51,8 +52,7 @@ describe('a full disk', function () {
     await mkdir(join(base, 'probe'));
     const reason = whyNoPrivateTmpfs(join(base, 'probe'));
     if (reason) {
-      console.log(`      (skipped: ${reason})`);
-      this.skip();
+      skipBecause(this, reason);
     }
   });
   after(async () => base && rm(base, { recursive: true, force: true }));

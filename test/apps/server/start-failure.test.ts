@@ -11,6 +11,7 @@ import { DataDirInUseError } from '../../../apps/server/data-dir-lock.js';
 import { startFailureLine } from '../../../apps/server/start-failure.js';
 import { CLI_FROM_SOURCE, freePort, spawnServer } from '../../support/server-process.js';
 import { makeTempDir } from '../../support/temp-dir.js';
+import { skipBecause } from '../../support/skip-because.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const config = { dataDir: '/srv/stackhooks', port: 3000, observerPort: 20455, databaseUrl: undefined };
@@ -147,8 +148,7 @@ describe('a start that fails', function () {
         parent,
       ]);
       if (probe.status !== 0) {
-        this.test!.title += ' (skipped: root cannot mount a read-only tmpfs in a private namespace here)';
-        this.skip();
+        skipBecause(this, 'root cannot mount a read-only tmpfs in a private namespace here');
       }
       prefix = ['unshare', '-m', 'sh', '-c', 'mount -t tmpfs -o ro,size=1m tmpfs "$0" && exec "$@"', parent];
     } else await chmod(parent, 0o500);

@@ -20,6 +20,7 @@ import {
 import { dropSchema, freshSchemaUrl, postgresAvailable } from '../../support/postgres.js';
 import { send } from '../../support/raw-http.js';
 import { startTestReceiver, type TestReceiver } from '../../support/test-receiver.js';
+import { skipBecause } from '../../support/skip-because.js';
 
 const key = TEST_API_KEY;
 const FAST = { STACKHOOKS_RETRY_SCHEDULE: '0,50ms,50ms', STACKHOOKS_DELIVERY_TIMEOUT: '400ms' };
@@ -139,7 +140,8 @@ describe('resuming on PostgreSQL', function () {
     available = await postgresAvailable();
   });
   beforeEach(function () {
-    if (!available) this.skip();
+    if (!available)
+      skipBecause(this, 'no PostgreSQL answers (set STACKHOOKS_TEST_DATABASE_URL or start the local server)');
     url = freshSchemaUrl('resume');
   });
   afterEach(async () => {
