@@ -121,7 +121,6 @@ async function child(url: string): Promise<void> {
     const free = IN_FLIGHT - inFlight.size;
     const due = free > 0 ? await outbox.due(Date.now(), free, new Set(inFlight.keys())) : [];
     for (const { payload } of due) {
-      JSON.stringify(payload.body); // what the dispatcher does before sending
       const work = recorder
         .record({
           id: payload.id,

@@ -68,8 +68,8 @@ export class OutboxState extends SettledLog {
       .due(now, limit, (uuid) => busy.has(uuid))
       .map((hook) => {
         const entry = this.entries.get(hook.pending.first()!)!;
-        const body = this.store.body(entry.meta.id, entry.loc!);
-        return { payload: { ...metaOf(entry.meta), body }, attempts: entry.attempts.length };
+        const body_text = this.store.bodyText(entry.meta.id, entry.loc!);
+        return { payload: { ...metaOf(entry.meta), body_text }, attempts: entry.attempts.length };
       });
   }
 

@@ -78,13 +78,31 @@ export function placePayloadRecord(
 
 /** The whole payload from its record, its body put back together from its blocks' texts. */
 export function readPayloadRecord(segments: PayloadSegments, loc: Locator): OutgoingPayload {
+  const { fields, bodyText } = readRecordText(segments, loc);
+  return { ...fields, body: JSON.parse(bodyText) as OutgoingPayload['body'] };
+}
+
+/** The payload's body from its record as the JSON text it is sent as, put together and never parsed. */
+export function readPayloadBodyText(segments: PayloadSegments, loc: Locator): string {
+  return readRecordText(segments, loc).bodyText;
+}
+
+// The record's metadata fields and its body's whole text, in each of the layouts a record has had.
+function readRecordText(
+  segments: PayloadSegments,
+  loc: Locator,
+): { fields: PayloadMeta & Record<string, unknown>; bodyText: string } {
   const text = segments.read(loc).toString('utf8');
   const cut = text.indexOf('\n');
   if (cut < 0) {
     const record = JSON.parse(text) as OutgoingPayload | QuotedTextsRecord;
-    if (!('body_texts' in record)) return record;
+    if (!('body_texts' in record)) {
+      const { body, ...fields } = record;
+      // `serializePayload` is `JSON.stringify` of the body, which a whole body was written with.
+      return { fields, bodyText: JSON.stringify(body) };
+    }
     const { body_texts: texts, body_blocks: references, ...fields } = record;
-    return { ...fields, body: joinBody(segments, loc.seg, texts, references) };
+    return { fields, bodyText: joinBody(segments, loc.seg, texts, references) };
   }
   const {
     body_lengths: lengths,
@@ -93,7 +111,7 @@ export function readPayloadRecord(segments: PayloadSegments, loc: Locator): Outg
   } = JSON.parse(text.slice(0, cut)) as SharedBlockHead;
   let at = cut + 1;
   const texts = lengths.map((length) => text.slice(at, (at += length)));
-  return { ...fields, body: joinBody(segments, loc.seg, texts, references) };
+  return { fields, bodyText: joinBody(segments, loc.seg, texts, references) };
 }
 
 /** The payload's metadata from its record, without reading its body's blocks. */
@@ -103,16 +121,16 @@ export function readPayloadMeta(segments: PayloadSegments, loc: Locator): Payloa
   return metaOf(JSON.parse(cut < 0 ? text : text.slice(0, cut)) as PayloadMeta);
 }
 
-// The body from its own texts and, between them, the texts of its blocks in segment `seg`.
+// The body's text from its own texts and, between them, the texts of its blocks in segment `seg`.
 function joinBody(
   segments: PayloadSegments,
   seg: number,
   texts: readonly string[],
   references: readonly [number, number][],
-): OutgoingPayload['body'] {
+): string {
   let text = texts[0];
   references.forEach(([off, len], i) => {
     text += segments.read({ seg, off, len }).toString('utf8') + texts[i + 1];
   });
-  return JSON.parse(text) as OutgoingPayload['body'];
+  return text;
 }

@@ -1,8 +1,10 @@
+import { serializePayload } from '../../core/payload/index.js';
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
 import { BodyCache } from './body-cache.js';
 import { metaOf, type PayloadMeta } from './outbox-entry.js';
 import {
   placePayloadRecord,
+  readPayloadBodyText,
   readPayloadMeta,
   readPayloadRecord,
   type BlockPlaces,
@@ -24,6 +26,8 @@ export interface PayloadStore {
   meta(loc: Locator): PayloadMeta;
   /** The body of payload `id` stored at `loc` (from memory when it is still held there). */
   body(id: string, loc: Locator): OutgoingPayload['body'];
+  /** The JSON text payload `id` stored at `loc` is sent as (`serializePayload` of its body). */
+  bodyText(id: string, loc: Locator): string;
   /** The record is referenced once more (a replayed or restored locator). */
   retain(loc: Locator): void;
   /** The record is referenced once less; with no reference left it may go. */
@@ -57,6 +61,11 @@ export class MemoryPayloads implements PayloadStore {
   /** The body kept at `loc`. */
   body(_id: string, loc: Locator): OutgoingPayload['body'] {
     return this.read(loc).body;
+  }
+
+  /** The text of the body kept at `loc`. */
+  bodyText(_id: string, loc: Locator): string {
+    return serializePayload(this.read(loc).body);
   }
 
   /** Nothing to count: each payload is referenced once. */
@@ -108,6 +117,15 @@ export class SegmentPayloads implements PayloadStore {
   /** The body from the cache, or from its record. */
   body(id: string, loc: Locator): OutgoingPayload['body'] {
     return this.cache.get(id) ?? this.read(loc).body;
+  }
+
+  /**
+   * The body's text: serialized from the cached object (its blocks' texts are shared with the
+   * payloads queued beside it), or put together from its record, unparsed.
+   */
+  bodyText(id: string, loc: Locator): string {
+    const cached = this.cache.get(id);
+    return cached === undefined ? readPayloadBodyText(this.segments, loc) : serializePayload(cached);
   }
 
   /** Count one more reference to the record's segment. */

@@ -6,7 +6,7 @@ import type {
   DeliveryRecord,
   DeliveryState,
 } from '../../core/delivery/delivery-record.js';
-import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
+import type { DuePayload, OutgoingPayload } from '../../core/ports/delivery-queue.js';
 
 /** The columns a delivery record is read from. */
 export const RECORD_COLUMNS =
@@ -55,8 +55,8 @@ export function recordOfRow(row: RecordRow): DeliveryRecord {
   };
 }
 
-/** The payload to send from its row; a pending payload always has its body. */
-export function payloadOfRow(row: PayloadRow): OutgoingPayload {
+/** The payload to send from its row, its body the text it is sent as (unparsed); a pending payload always has its body. */
+export function payloadOfRow(row: PayloadRow): DuePayload {
   if (row.body === null) throw new Error(`outbox invariant broken: payload ${row.id} has no body`);
   return {
     id: row.id,
@@ -66,7 +66,7 @@ export function payloadOfRow(row: PayloadRow): OutgoingPayload {
     kind: row.kind,
     apply: row.apply_refs,
     rollback: row.rollback_refs,
-    body: JSON.parse(row.body) as OutgoingPayload['body'],
+    body_text: row.body,
     created_at: Number(row.created_at),
   };
 }

@@ -77,7 +77,7 @@ export async function samplePayload(block: NodeBlock, url: string, api: HookApi)
     await stackhooks.ingest.ingestNodeBlock(block);
     const [due] = await queue.due(Date.now(), 1, new Set());
     if (!due) throw new Error('the sample block queued no payload');
-    const body = JSON.stringify(due.payload.body);
+    const body = due.payload.body_text;
     const headers = webhookHeaders(
       due.payload,
       body,
@@ -87,7 +87,7 @@ export async function samplePayload(block: NodeBlock, url: string, api: HookApi)
     );
     // A 1.x predicate's `authorization_header` goes with each of its payloads.
     if (api === 'v1') headers.authorization = V1_AUTHORIZATION;
-    return { body, headers, parsed: due.payload.body };
+    return { body, headers, parsed: JSON.parse(body) as unknown };
   } finally {
     await stackhooks.close();
     await rm(dataDir, { recursive: true, force: true });

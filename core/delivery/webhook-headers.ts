@@ -7,7 +7,7 @@ import { signPayload } from './sign-payload.js';
  * secret, and `stackhooks-backfill-id` on a backfill's payloads.
  */
 export function webhookHeaders(
-  payload: OutgoingPayload,
+  payload: Pick<OutgoingPayload, 'id' | 'kind'>,
   body: string,
   timestampSeconds: number,
   secret: string | null,

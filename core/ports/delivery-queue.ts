@@ -27,8 +27,15 @@ export type OutgoingPayload = {
   created_at: number;
 };
 
+/**
+ * A payload as `due` hands it out: its body as the JSON text it is sent as, exactly
+ * `serializePayload` of the body queued. A store that keeps bodies as text hands that text over
+ * unparsed, so a body is never parsed only to be serialized again for its attempt.
+ */
+export type DuePayload = Omit<OutgoingPayload, 'body'> & { body_text: string };
+
 /** A payload due for an attempt, with what the sender needs. */
-export type DueDelivery = { payload: OutgoingPayload; attempts: number };
+export type DueDelivery = { payload: DuePayload; attempts: number };
 
 /**
  * What an attempt decided: try again at a time, done, or given up on. A pending outcome may say

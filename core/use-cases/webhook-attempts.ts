@@ -6,10 +6,9 @@ import { describeFailure, isSuccess, nextStep } from '../delivery/retry-policy.j
 import { webhookHeaders } from '../delivery/webhook-headers.js';
 import { interruptHook, toUnixSeconds } from '../hooks/lifecycle.js';
 import type { StoredHook } from '../hooks/record.js';
-import { serializePayload } from '../payload/index.js';
 import type { AccountStore } from '../ports/account-store.js';
 import type { Clock } from '../ports/clock.js';
-import type { DeliveryQueue, DueDelivery, OutgoingPayload } from '../ports/delivery-queue.js';
+import type { DeliveryQueue, DueDelivery, DuePayload, OutgoingPayload } from '../ports/delivery-queue.js';
 import type { HookRepository } from '../ports/hook-repository.js';
 import type { Logger } from '../ports/logger.js';
 import { isFileTarget, type PayloadFiles } from '../ports/payload-files.js';
@@ -23,7 +22,7 @@ import type { HookChangeListener } from './hook-registry.js';
  * Asked before a payload is sent: a reason drops it unsent, failed with that reason (a cancelled
  * backfill's payload, a backfill block that left the canonical chain); undefined lets it go.
  */
-export type SendCheck = (payload: OutgoingPayload) => Promise<string | undefined>;
+export type SendCheck = (payload: Omit<OutgoingPayload, 'body'>) => Promise<string | undefined>;
 
 /** What a batch of attempts sends with, read once for the batch: hooks by uuid, secrets by owner. */
 export type Targets = { hooks: Map<string, StoredHook>; secrets: Map<string, string | null> };
@@ -106,7 +105,7 @@ export class WebhookAttempts {
       await ctx.recorder.record({ id: payload.id, attempt: null, outcome });
       return;
     }
-    const body = serializePayload(payload.body);
+    const body = payload.body_text;
     const secret = targets.secrets.get(payload.owner) ?? null;
     const headers = webhookHeaders(
       payload,
@@ -191,7 +190,7 @@ export class WebhookAttempts {
   // The matcher hears of it at once, so no block after this queues payloads for the hook. The hook
   // remembers the first block it missed: the lowest this payload names (the payloads queued after
   // it carry later chain events).
-  private async interrupt(payload: OutgoingPayload, reason: string): Promise<void> {
+  private async interrupt(payload: DuePayload, reason: string): Promise<void> {
     const { ctx } = this;
     const heights = [...payload.apply, ...payload.rollback].map((ref) => ref.index);
     const interruption = {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { DeliveryQueue } from '../../core/ports/delivery-queue.js';
 import type { DeliveryQueueSubject } from './delivery-queue.contract.js';
-import { T0, attemptAt, dueIds, none, outgoing } from './delivery-queue-fixtures.js';
+import { asDue, attemptAt, dueIds, none, outgoing, T0 } from './delivery-queue-fixtures.js';
 
 /** How every DeliveryQueue records attempts, one or a batch: retried, held, delivered or failed. */
 export function deliveryQueueAttemptCases(current: () => DeliveryQueueSubject): void {
@@ -17,7 +17,7 @@ export function deliveryQueueAttemptCases(current: () => DeliveryQueueSubject): 
       await queue.recordAttempt(a.id, attemptAt(T0), { state: 'pending', next_attempt_at: T0 + 1000 });
       expect(await dueIds(queue, T0 + 999)).to.deep.equal([]);
       expect(await queue.nextDueAt()).to.equal(T0 + 1000);
-      expect(await queue.due(T0 + 1000, 10, none)).to.deep.equal([{ payload: a, attempts: 1 }]);
+      expect(await queue.due(T0 + 1000, 10, none)).to.deep.equal([{ payload: asDue(a), attempts: 1 }]);
       await queue.recordAttempt(a.id, attemptAt(T0 + 1000, 200), { state: 'delivered' });
       expect(await dueIds(queue, T0 + 1000)).to.deep.equal([b.id]);
     });
@@ -40,7 +40,7 @@ export function deliveryQueueAttemptCases(current: () => DeliveryQueueSubject): 
         held_reason: 'the circuit is open',
       });
       expect((await queue.get('h1', a.id))?.attempts).to.deep.equal([]);
-      expect(await queue.due(T0 + 700, 10, none)).to.deep.equal([{ payload: a, attempts: 0 }]);
+      expect(await queue.due(T0 + 700, 10, none)).to.deep.equal([{ payload: asDue(a), attempts: 0 }]);
       // The next attempt clears the reason; the lane it ran in is logged with it.
       const attempt = { ...attemptAt(T0 + 700, 200), lane: 'slow' as const };
       await queue.recordAttempt(a.id, attempt, { state: 'delivered' });

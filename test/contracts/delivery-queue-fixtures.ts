@@ -1,5 +1,16 @@
 import type { DeliveryAttempt } from '../../core/delivery/delivery-record.js';
-import type { DeliveryQueue, OutgoingPayload } from '../../core/ports/delivery-queue.js';
+import { serializePayload } from '../../core/payload/index.js';
+import type { DeliveryQueue, DuePayload, OutgoingPayload } from '../../core/ports/delivery-queue.js';
+
+/** A queued payload as `due` hands it out: its body as the text `serializePayload` makes of it. */
+export function asDue({ body, ...fields }: OutgoingPayload): DuePayload {
+  return { ...fields, body_text: serializePayload(body) };
+}
+
+/** A payload `due` handed out, its body parsed back: what was queued, to compare with it. */
+export function asQueued({ body_text, ...fields }: DuePayload): OutgoingPayload {
+  return { ...fields, body: JSON.parse(body_text) as OutgoingPayload['body'] };
+}
 
 /** A fixed start time, so due times read as offsets from it. */
 export const T0 = 1_700_000_000_000;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { DeliveryQueue } from '../../core/ports/delivery-queue.js';
 import type { DeliveryQueueSubject } from './delivery-queue.contract.js';
-import { T0, attemptAt, drain, none, outgoing } from './delivery-queue-fixtures.js';
+import { asDue, attemptAt, drain, none, outgoing, T0 } from './delivery-queue-fixtures.js';
 
 /** Where every DeliveryQueue puts a payload asked to be redelivered, settled or still pending. */
 export function deliveryQueueRedeliverCases(current: () => DeliveryQueueSubject): void {
@@ -25,7 +25,7 @@ export function deliveryQueueRedeliverCases(current: () => DeliveryQueueSubject)
       expect(record?.attempts).to.have.length(1);
       expect(await drain(queue)).to.deep.equal([b.id, a.id]);
       await queue.redeliver('h1', b.id, T0 + 200);
-      expect(await queue.due(T0 + 200, 10, none)).to.deep.equal([{ payload: b, attempts: 1 }]);
+      expect(await queue.due(T0 + 200, 10, none)).to.deep.equal([{ payload: asDue(b), attempts: 1 }]);
     });
 
     it('leaves a payload that is still pending where it is when asked to redeliver it', async () => {
@@ -53,7 +53,7 @@ export function deliveryQueueRedeliverCases(current: () => DeliveryQueueSubject)
         next_attempt_at: T0 + 10,
       });
       expect(await queue.nextDueAt()).to.equal(T0 + 10);
-      expect(await queue.due(T0 + 10, 10, none)).to.deep.equal([{ payload: a, attempts: 1 }]);
+      expect(await queue.due(T0 + 10, 10, none)).to.deep.equal([{ payload: asDue(a), attempts: 1 }]);
     });
 
     it('sends the payloads ahead of a pending one asked to be redelivered first, in order', async () => {
@@ -66,7 +66,7 @@ export function deliveryQueueRedeliverCases(current: () => DeliveryQueueSubject)
       // c waits behind a and b (on disk, where the outbox keeps only two in memory): asking for it
       // brings the hook's queue forward, a first.
       expect(await queue.redeliver('h1', c.id, T0 + 10)).to.include({ id: c.id, state: 'pending' });
-      expect(await queue.due(T0 + 10, 10, none)).to.deep.equal([{ payload: a, attempts: 1 }]);
+      expect(await queue.due(T0 + 10, 10, none)).to.deep.equal([{ payload: asDue(a), attempts: 1 }]);
       await queue.recordAttempt(a.id, attemptAt(T0 + 10, 200), { state: 'delivered' });
       expect(await drain(queue)).to.deep.equal([b.id, c.id]);
     });

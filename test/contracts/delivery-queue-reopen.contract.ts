@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { DeliveryQueue } from '../../core/ports/delivery-queue.js';
 import type { DeliveryQueueSubject } from './delivery-queue.contract.js';
-import { T0, attemptAt, drain, none, outgoing, sharingBlocks } from './delivery-queue-fixtures.js';
+import { asDue, attemptAt, drain, none, outgoing, sharingBlocks, T0 } from './delivery-queue-fixtures.js';
 
 /** What every persistent DeliveryQueue keeps across a reopen. */
 export function deliveryQueueReopenCases(
@@ -45,8 +45,8 @@ export function deliveryQueueReopenCases(
         expect(await queue.sentApplies(['0xb1', '0xb2'])).to.deep.equal(sentBefore);
         expect(await queue.nextDueAt()).to.equal(T0);
         expect(await queue.due(T0 + 60, 10, none)).to.deep.equal([
-          { payload: c2, attempts: 0 },
-          { payload: a2, attempts: 1 },
+          { payload: asDue(c2), attempts: 0 },
+          { payload: asDue(a2), attempts: 1 },
         ]);
         expect(await drain(queue)).to.deep.equal([c2.id, a2.id, a3.id, a1.id]);
         await queue.enqueue([a1]);
@@ -63,7 +63,7 @@ export function deliveryQueueReopenCases(
         queue = await subject.reopen!();
         expect(await queue.redeliver('h1', payloads[0].id, T0 + 1)).to.include({ state: 'pending' });
         const due = await queue.due(T0 + 1, 10, none);
-        expect(due.map((d) => d.payload)).to.have.deep.members(payloads);
+        expect(due.map((d) => d.payload)).to.have.deep.members(payloads.map(asDue));
       },
     );
   });

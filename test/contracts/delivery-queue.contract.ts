@@ -8,7 +8,7 @@ import { deliveryQueueReopenCases } from './delivery-queue-reopen.contract.js';
 import { deliveryQueueSentAppliesCases } from './delivery-queue-sent-applies.contract.js';
 
 // Adapter tests and benches build their payloads from here, beside the contract they run.
-export { T0, attemptAt, drain, outgoing, sharingBlocks } from './delivery-queue-fixtures.js';
+export { T0, asDue, asQueued, attemptAt, drain, outgoing, sharingBlocks } from './delivery-queue-fixtures.js';
 
 /** An outbox under test; `reopen` (when it persists) closes it and opens the same data again. */
 export type DeliveryQueueSubject = {

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { BodyGoneError, type FsOutbox } from '../../../adapters/outbox/index.js';
-import { T0, attemptAt, drain, outgoing } from '../../contracts/delivery-queue.contract.js';
+import { T0, asDue, asQueued, attemptAt, drain, outgoing } from '../../contracts/delivery-queue.contract.js';
 import { journals, outboxFolderPerTest } from '../../support/outbox-folder.js';
 
 const none: ReadonlySet<string> = new Set();
@@ -33,7 +33,7 @@ describe('FsOutbox compaction', () => {
     );
     const due = await again.due(T0 + 1e9, 10, none);
     expect(due).to.have.length(3);
-    for (const { payload } of due) expect(payload).to.deep.equal(payloads.find((p) => p.id === payload.id));
+    for (const { payload } of due) expect(asQueued(payload)).to.deep.equal(payloads.find((p) => p.id === payload.id));
     const sent = await drain(again);
     hooks.forEach((h, k) => {
       const pending = before[k].results.filter((r) => r.state === 'pending').map((r) => r.id);
@@ -70,7 +70,7 @@ describe('FsOutbox compaction', () => {
     );
     expect(await again.redeliver('h2', failed.id, T0 + 6000)).to.include({ state: 'pending' });
     const due = await again.due(T0 + 6000, 10, none);
-    expect(due.find((d) => d.payload.id === failed.id)?.payload).to.deep.equal(failed);
+    expect(due.find((d) => d.payload.id === failed.id)?.payload).to.deep.equal(asDue(failed));
   });
 
   it('keeps every change committed while a compaction writes its snapshot, replayed after it', async () => {

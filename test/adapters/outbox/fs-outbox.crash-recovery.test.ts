@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { appendFile, copyFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { drain, outgoing } from '../../contracts/delivery-queue.contract.js';
+import { asQueued, drain, outgoing } from '../../contracts/delivery-queue.contract.js';
 import { journals, outboxFolderPerTest } from '../../support/outbox-folder.js';
 
 const none: ReadonlySet<string> = new Set();
@@ -58,7 +58,7 @@ describe('FsOutbox crash recovery', () => {
       for (const id of retried) expect((await outbox.get(hookOf(id), id))?.attempts.length).to.be.at.least(1);
       // Every body after the restart is put back together from the records on disk.
       for (const { payload } of await outbox.due(1e15, 50, none))
-        expect(payload.body.event.apply[0].block_identifier.hash).to.equal(
+        expect(asQueued(payload).body.event.apply[0].block_identifier.hash).to.equal(
           `0x${Math.floor(Number(payload.id.slice(1)) / 5)}`,
         );
       const sent = await drain(outbox);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { openFsOutbox, type FsOutbox } from '../../../adapters/outbox/index.js';
 import { StackhooksError } from '../../../core/hooks/errors.js';
 import type { OutgoingPayload } from '../../../core/ports/delivery-queue.js';
-import { T0, attemptAt, outgoing } from '../../contracts/delivery-queue.contract.js';
+import { T0, asQueued, attemptAt, outgoing } from '../../contracts/delivery-queue.contract.js';
 import { diskFaults, withFaultyDisk } from '../../support/faulty-disk.js';
 
 const FAULTS = diskFaults({ rooms: [0, 30, 200, 450, 900, 1600], writes: [1, 2, 3, 4], syncs: [1, 2, 3] });
@@ -52,7 +52,7 @@ describe('FsOutbox under disk faults', () => {
     const found: OutgoingPayload[] = [];
     for (let due = await outbox.due(T0 + 1e12, 100, none); due.length > 0;) {
       for (const { payload } of due) {
-        found.push(payload);
+        found.push(asQueued(payload));
         await outbox.recordAttempt(payload.id, attemptAt(T0, 200), { state: 'delivered' });
       }
       due = await outbox.due(T0 + 1e12, 100, none);

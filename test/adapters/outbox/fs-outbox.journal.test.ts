@@ -4,7 +4,7 @@ import { crc32 } from 'node:zlib';
 import { expect } from 'chai';
 import { placedOf, type EnqueuedBatch } from '../../../adapters/outbox/enqueued-batch.js';
 import { openFsOutbox } from '../../../adapters/outbox/index.js';
-import { T0, attemptAt, drain, outgoing } from '../../contracts/delivery-queue.contract.js';
+import { T0, asDue, attemptAt, drain, outgoing } from '../../contracts/delivery-queue.contract.js';
 import { journals, outboxFolderPerTest } from '../../support/outbox-folder.js';
 
 const none: ReadonlySet<string> = new Set();
@@ -57,7 +57,7 @@ describe('FsOutbox journal', () => {
       b.body.chainhook.name,
     );
     expect(await outbox.get('h1', a.id)).to.include({ state: 'delivered' });
-    expect(await outbox.due(T0, 10, none)).to.deep.equal([{ payload: b, attempts: 0 }]);
+    expect(await outbox.due(T0, 10, none)).to.deep.equal([{ payload: asDue(b), attempts: 0 }]);
     // Its settled entry, kept in memory by the release that wrote it, leaves memory at the open.
     expect(outbox.inMemory()).to.include({ entries: 1, settledPayloads: 1 });
     await outbox.close();
@@ -88,8 +88,8 @@ describe('FsOutbox journal', () => {
     );
     const again = await open();
     expect(await again.due(T0 + 10, 10, none)).to.deep.equal([
-      { payload: a, attempts: 0 },
-      { payload: b, attempts: 0 },
+      { payload: asDue(a), attempts: 0 },
+      { payload: asDue(b), attempts: 0 },
     ]);
   });
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { BodyGoneError, openFsOutbox, type FsOutbox } from '../../../adapters/outbox/index.js';
 import type { OutgoingPayload } from '../../../core/ports/delivery-queue.js';
-import { T0, attemptAt, sharingBlocks } from '../../contracts/delivery-queue.contract.js';
+import { T0, asQueued, attemptAt, sharingBlocks } from '../../contracts/delivery-queue.contract.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 
 const none: ReadonlySet<string> = new Set();
@@ -12,7 +12,7 @@ const FROM_DISK = { bodyCacheBytes: 0 };
 
 /** Every payload due at `now`, by id. */
 async function dueById(outbox: FsOutbox, now = T0 + 1e9): Promise<Map<string, OutgoingPayload>> {
-  return new Map((await outbox.due(now, 100, none)).map((d) => [d.payload.id, d.payload]));
+  return new Map((await outbox.due(now, 100, none)).map((d) => [d.payload.id, asQueued(d.payload)]));
 }
 
 describe('FsOutbox with payloads that share blocks', () => {
@@ -116,7 +116,7 @@ describe('FsOutbox with payloads that share blocks', () => {
       due = await again.due(T0 + 1e9, 10, none)
     ) {
       for (const { payload } of due) {
-        sent.push(payload);
+        sent.push(asQueued(payload));
         await again.recordAttempt(payload.id, attemptAt(T0 + 3, 200), { state: 'delivered' });
       }
     }

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { T0, attemptAt, drain, outgoing } from '../../contracts/delivery-queue.contract.js';
+import { T0, asDue, attemptAt, drain, outgoing } from '../../contracts/delivery-queue.contract.js';
 import { outboxFolderPerTest } from '../../support/outbox-folder.js';
 
 const none: ReadonlySet<string> = new Set();
@@ -68,7 +68,7 @@ describe('FsOutbox with long queues and settled payloads on disk', () => {
     expect(await outbox.redeliver('h1', payloads[4].id, T0 + 5000)).to.include({ state: 'pending' });
     expect(outbox.inMemory()).to.include({ entries: 1, settledPayloads: 89 });
     const [again] = await outbox.due(T0 + 5000, 10, none);
-    expect(again.payload).to.deep.equal(payloads[4]);
+    expect(again.payload).to.deep.equal(asDue(payloads[4]));
     await outbox.recordAttempt(payloads[4].id, attemptAt(T0 + 5000, 200), { state: 'delivered' });
     expect(outbox.inMemory()).to.include({ entries: 0, settledPayloads: 90 });
     const settled = await logs();
@@ -82,7 +82,7 @@ describe('FsOutbox with long queues and settled payloads on disk', () => {
     );
     expect(await reopened.redeliver('h0', payloads[21].id, T0 + 6000)).to.include({ state: 'pending' });
     const [due] = await reopened.due(T0 + 6000, 10, none);
-    expect(due).to.deep.equal({ payload: payloads[21], attempts: 1 });
+    expect(due).to.deep.equal({ payload: asDue(payloads[21]), attempts: 1 });
   });
 
   it('prunes settled payloads on disk and deletes the settlement segments it emptied at the next compaction', async () => {

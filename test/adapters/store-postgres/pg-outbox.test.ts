@@ -2,9 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { openPgOutbox, type PgOutbox } from '../../../adapters/store-postgres/pg-outbox.js';
 import { AttemptRecorder } from '../../../core/use-cases/attempt-recorder.js';
-import type { DeliveryQueue, OutgoingPayload } from '../../../core/ports/delivery-queue.js';
+import type { DeliveryQueue, DuePayload } from '../../../core/ports/delivery-queue.js';
 import {
   T0,
+  asDue,
   attemptAt,
   deliveryQueueContract,
   drain,
@@ -126,7 +127,7 @@ if (!(await postgresAvailable())) {
         .and.include({ name: 'BodyGoneError', code: 'DELIVERY_BODY_GONE' });
       expect(await outbox.get('h1', old.id)).to.include({ state: 'delivered' });
       expect(await outbox.redeliver('h1', recent.id, T0)).to.include({ state: 'pending' });
-      expect((await outbox.due(T0, 10, none))[0].payload).to.deep.equal(recent);
+      expect((await outbox.due(T0, 10, none))[0].payload).to.deep.equal(asDue(recent));
     });
 
     it('reuses the space of the payloads it prunes while running: the outbox does not grow round after round', async function () {
@@ -319,7 +320,7 @@ async function work(queue: PgOutbox, run: Run, total: number): Promise<void> {
 async function send(
   worker: string,
   recorder: AttemptRecorder,
-  payload: OutgoingPayload,
+  payload: DuePayload,
   run: Run,
   inFlight: Map<string, unknown>,
 ) {
