@@ -9,7 +9,9 @@ import type { OutgoingPayload } from '../ports/delivery-queue.js';
  * canonical chain after it was queued (a backfill never delivers an orphaned block).
  */
 export function backfillSendCheck(backfills: BackfillStore, blocks: BlockStore) {
-  return async function checkBackfillPayload(payload: Omit<OutgoingPayload, 'body'>): Promise<string | undefined> {
+  return async function checkBackfillPayload(
+    payload: Omit<OutgoingPayload, 'body'>,
+  ): Promise<string | undefined> {
     if (payload.kind !== 'backfill') return undefined;
     const id = backfillOfPayload(payload.id);
     const backfill = id === undefined ? undefined : await backfills.get(payload.hook_uuid, id);

@@ -33,7 +33,8 @@ describe('FsOutbox compaction', () => {
     );
     const due = await again.due(T0 + 1e9, 10, none);
     expect(due).to.have.length(3);
-    for (const { payload } of due) expect(asQueued(payload)).to.deep.equal(payloads.find((p) => p.id === payload.id));
+    for (const { payload } of due)
+      expect(asQueued(payload)).to.deep.equal(payloads.find((p) => p.id === payload.id));
     const sent = await drain(again);
     hooks.forEach((h, k) => {
       const pending = before[k].results.filter((r) => r.state === 'pending').map((r) => r.id);
