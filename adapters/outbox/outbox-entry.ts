@@ -1,9 +1,8 @@
 import type { DeliveryAttempt, DeliveryRecord, DeliveryState } from '../../core/delivery/delivery-record.js';
-import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
+import type { OutgoingPayload, PayloadMeta } from '../../core/ports/delivery-queue.js';
 import type { Locator } from './payload-segments.js';
 
-/** A payload without its body: what the log keeps once the body is let go. */
-export type PayloadMeta = Omit<OutgoingPayload, 'body'>;
+export type { PayloadMeta };
 
 /** One payload in the outbox, as the state machine holds it (mutable, never handed out). */
 export type OutboxEntry = {

@@ -88,10 +88,7 @@ export function readPayloadBodyText(segments: PayloadSegments, loc: Locator): st
 }
 
 // The record's metadata fields and its body's whole text, in each of the layouts a record has had.
-function readRecordText(
-  segments: PayloadSegments,
-  loc: Locator,
-): { fields: PayloadMeta & Record<string, unknown>; bodyText: string } {
+function readRecordText(segments: PayloadSegments, loc: Locator): { fields: PayloadMeta; bodyText: string } {
   const text = segments.read(loc).toString('utf8');
   const cut = text.indexOf('\n');
   if (cut < 0) {

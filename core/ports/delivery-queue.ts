@@ -27,12 +27,15 @@ export type OutgoingPayload = {
   created_at: number;
 };
 
+/** A payload without its body: what a send check reads, and what a log keeps once the body is let go. */
+export type PayloadMeta = Omit<OutgoingPayload, 'body'>;
+
 /**
  * A payload as `due` hands it out: its body as the JSON text it is sent as, exactly
  * `serializePayload` of the body queued. A store that keeps bodies as text hands that text over
  * unparsed, so a body is never parsed only to be serialized again for its attempt.
  */
-export type DuePayload = Omit<OutgoingPayload, 'body'> & { body_text: string };
+export type DuePayload = PayloadMeta & { body_text: string };
 
 /** A payload due for an attempt, with what the sender needs. */
 export type DueDelivery = { payload: DuePayload; attempts: number };

@@ -1,7 +1,7 @@
 import { backfillOfPayload } from '../backfill/backfill-payload.js';
 import type { BackfillStore } from '../ports/backfill-store.js';
 import type { BlockStore } from '../ports/block-store.js';
-import type { OutgoingPayload } from '../ports/delivery-queue.js';
+import type { PayloadMeta } from '../ports/delivery-queue.js';
 
 /**
  * The check delivery asks before sending a backfill payload: one of a cancelled backfill is dropped
@@ -9,9 +9,7 @@ import type { OutgoingPayload } from '../ports/delivery-queue.js';
  * canonical chain after it was queued (a backfill never delivers an orphaned block).
  */
 export function backfillSendCheck(backfills: BackfillStore, blocks: BlockStore) {
-  return async function checkBackfillPayload(
-    payload: Omit<OutgoingPayload, 'body'>,
-  ): Promise<string | undefined> {
+  return async function checkBackfillPayload(payload: PayloadMeta): Promise<string | undefined> {
     if (payload.kind !== 'backfill') return undefined;
     const id = backfillOfPayload(payload.id);
     const backfill = id === undefined ? undefined : await backfills.get(payload.hook_uuid, id);

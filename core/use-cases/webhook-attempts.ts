@@ -8,7 +8,7 @@ import { interruptHook, toUnixSeconds } from '../hooks/lifecycle.js';
 import type { StoredHook } from '../hooks/record.js';
 import type { AccountStore } from '../ports/account-store.js';
 import type { Clock } from '../ports/clock.js';
-import type { DeliveryQueue, DueDelivery, DuePayload, OutgoingPayload } from '../ports/delivery-queue.js';
+import type { DeliveryQueue, DueDelivery, DuePayload, PayloadMeta } from '../ports/delivery-queue.js';
 import type { HookRepository } from '../ports/hook-repository.js';
 import type { Logger } from '../ports/logger.js';
 import { isFileTarget, type PayloadFiles } from '../ports/payload-files.js';
@@ -22,7 +22,7 @@ import type { HookChangeListener } from './hook-registry.js';
  * Asked before a payload is sent: a reason drops it unsent, failed with that reason (a cancelled
  * backfill's payload, a backfill block that left the canonical chain); undefined lets it go.
  */
-export type SendCheck = (payload: Omit<OutgoingPayload, 'body'>) => Promise<string | undefined>;
+export type SendCheck = (payload: PayloadMeta) => Promise<string | undefined>;
 
 /** What a batch of attempts sends with, read once for the batch: hooks by uuid, secrets by owner. */
 export type Targets = { hooks: Map<string, StoredHook>; secrets: Map<string, string | null> };
