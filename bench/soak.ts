@@ -11,7 +11,8 @@
 // oldest payload one matching hook's delivery log still lists (its REST API), the longest pause of
 // the server's main event loop (its /metrics), the observer's POST p50/p99 (timed by a poster
 // process of its own, as a node's thread would see them) beside the server's own measure of the
-// same posts (its /metrics: the bucket its p99 is under, the posts over 50 ms), delivery p50/p99
+// same posts (its /metrics: the bucket its p99 is under, the posts over 50 ms) and of their appends
+// to the event log (the store's part of that time, the same way), delivery p50/p99
 // (block posted → its webhook received) and the payloads pending (its /metrics). At the end it
 // waits for the webhooks still due, counts any missing, and prints the figures over all windows
 // against the targets.
@@ -153,12 +154,12 @@ const POST_BUCKETS = [
 ];
 
 /**
- * The observer's answer times as the server measured them between two reads of its figures (its
- * `stackhooks_observer_post_seconds` histogram): the bucket bound its p99 is under, and how many
- * posts took over 50 ms. Beside the poster's own times, it tells the server's part from the wire's.
+ * The observer's times as the server measured them between two reads of its figures (the histogram
+ * `name`: `stackhooks_observer_post_seconds` for a post, `stackhooks_event_log_append_seconds` for
+ * its append): the bucket bound its p99 is under, and how many took over 50 ms. Beside the poster's
+ * own times, they tell the server's part from the wire's, and the store's part of the server's.
  */
-function serverObserver(before: Map<string, number>, after: Map<string, number>): string {
-  const name = 'stackhooks_observer_post_seconds';
+function serverObserver(before: Map<string, number>, after: Map<string, number>, name: string): string {
   const delta = (key: string) => (after.get(key) ?? 0) - (before.get(key) ?? 0);
   const count = delta(`${name}_count`);
   if (count === 0) return '-';
@@ -277,9 +278,9 @@ async function main(): Promise<void> {
   );
   console.log(machineLine());
   console.log(
-    '\n| window end (s) | blocks | payloads received | RSS MiB | RSS peak MiB | heap used MiB | archive MiB | event log MiB | outbox MiB | settled records MiB | delivery log MiB | journal rewrites | oldest logged s | loop pause max ms | observer p50/p99 ms | observer p99 at the server ≤ ms / posts over 50 ms | delivery p50/p99 ms | pending | load |',
+    '\n| window end (s) | blocks | payloads received | RSS MiB | RSS peak MiB | heap used MiB | archive MiB | event log MiB | outbox MiB | settled records MiB | delivery log MiB | journal rewrites | oldest logged s | loop pause max ms | observer p50/p99 ms | observer p99 at the server ≤ ms / posts over 50 ms | append p99 ≤ ms / over 50 ms | delivery p50/p99 ms | pending | load |',
   );
-  console.log(`|${'---:|'.repeat(19)}`);
+  console.log(`|${'---:|'.repeat(20)}`);
   // Both read "since the last read": the peak RSS and prom-client's event-loop histogram. Reading
   // them now starts the first window clean of the hooks' registration.
   await server.memory();
@@ -326,7 +327,7 @@ async function main(): Promise<void> {
       };
       windows.push(window);
       console.log(
-        `| ${Math.round((Date.now() - start) / 1000)} | ${n} | ${received} | ${MiB(memory.rss)} | ${memory.peak === undefined ? '-' : MiB(memory.peak)} | ${MiB(figures.get('nodejs_heap_size_used_bytes') ?? NaN)} | ${MiB(p.archive)} | ${MiB(p.events)} | ${MiB(p.outbox)} | ${postgres ? '-' : MiB(p.settled)} | ${postgres ? '(in outbox)' : MiB(p.log)} | ${postgres ? '-' : generation - lastGeneration} | ${oldest ?? '-'} | ${pause} | ${pct(observer, 50)}/${window.observerP99} | ${serverObserver(lastFigures, figures)} | ${pct(delivery, 50)}/${window.deliveryP99} | ${figures.get('stackhooks_outbox_pending') ?? '-'} | ${loadavg()[0].toFixed(1)} |`,
+        `| ${Math.round((Date.now() - start) / 1000)} | ${n} | ${received} | ${MiB(memory.rss)} | ${memory.peak === undefined ? '-' : MiB(memory.peak)} | ${MiB(figures.get('nodejs_heap_size_used_bytes') ?? NaN)} | ${MiB(p.archive)} | ${MiB(p.events)} | ${MiB(p.outbox)} | ${postgres ? '-' : MiB(p.settled)} | ${postgres ? '(in outbox)' : MiB(p.log)} | ${postgres ? '-' : generation - lastGeneration} | ${oldest ?? '-'} | ${pause} | ${pct(observer, 50)}/${window.observerP99} | ${serverObserver(lastFigures, figures, 'stackhooks_observer_post_seconds')} | ${serverObserver(lastFigures, figures, 'stackhooks_event_log_append_seconds')} | ${pct(delivery, 50)}/${window.deliveryP99} | ${figures.get('stackhooks_outbox_pending') ?? '-'} | ${loadavg()[0].toFixed(1)} |`,
       );
       observer.length = 0;
       delivery.length = 0;

@@ -19,9 +19,10 @@ export type ObserverOptions = {
   logger: Logger;
   /**
    * Called after each entry is durably appended, to wake the processing loop (and count it);
-   * `seconds` is how long the post took from its headers arriving to its entry stored.
+   * `seconds` is how long the post took from its headers arriving to its entry stored, and
+   * `appendSeconds` the part of it the event log's append took (what the store costs a post).
    */
-  onAppended: (id: number, path: string, receivedAt: number, seconds: number) => void;
+  onAppended: (id: number, path: string, receivedAt: number, seconds: number, appendSeconds: number) => void;
   now?: () => number;
   /** Bytes of bodies held at once (default `OBSERVER_BODIES_IN_FLIGHT_BYTES`). */
   bodiesInFlightBytes?: number;
@@ -131,9 +132,11 @@ async function handle(
       return reply(res, 400, { message: `body is not valid JSON: ${(err as Error).message}` });
     }
     const receivedAt = now();
+    const appending = performance.now();
     const id = await options.log.append(path, body, receivedAt);
+    const stored = performance.now();
     // Told first: a reader woken by the 200 (a test, a script) then finds the entry counted.
-    options.onAppended(id, path, receivedAt, (performance.now() - started) / 1000);
+    options.onAppended(id, path, receivedAt, (stored - started) / 1000, (stored - appending) / 1000);
     reply(res, 200, { result: 'ok', id });
   } finally {
     budget.release(reserved);

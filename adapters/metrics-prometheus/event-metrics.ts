@@ -17,6 +17,9 @@ const OBSERVER_PATHS = new Set([
   '/attachments/new',
 ]);
 
+/** Buckets of a post's time and of its append: a node's post is answered in milliseconds. */
+const OBSERVER_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
 /** The status class of an attempt's answer: `2xx` … `5xx`, `timeout`, or `no_answer` (refused, reset, DNS). */
 export function statusClass(status: number | null, timedOut: boolean): string {
   if (status !== null) return `${Math.floor(status / 100)}xx`;
@@ -31,6 +34,7 @@ export function statusClass(status: number | null, timedOut: boolean): string {
 export class EventMetrics {
   private readonly observerPosts: Counter<'path'>;
   private readonly observerPostSeconds: Histogram;
+  private readonly eventLogAppendSeconds: Histogram;
   private readonly blocksReceived: Counter;
   private readonly blocksProcessed: Counter;
   private readonly processingSeconds: Histogram;
@@ -53,7 +57,13 @@ export class EventMetrics {
     this.observerPostSeconds = new Histogram({
       name: 'stackhooks_observer_post_seconds',
       help: 'Time the observer took to store a post of the node, from its arrival to its 200',
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      buckets: OBSERVER_BUCKETS,
+      registers,
+    });
+    this.eventLogAppendSeconds = new Histogram({
+      name: 'stackhooks_event_log_append_seconds',
+      help: 'Time the event log took to make one post of the node durable: the store’s part of a post’s time',
+      buckets: OBSERVER_BUCKETS,
       registers,
     });
     this.blocksReceived = new Counter({
@@ -117,10 +127,11 @@ export class EventMetrics {
       this.attempts.inc({ outcome, status_class: outcome === 'delivered' ? '2xx' : '5xx' }, 0);
   }
 
-  /** The observer stored a post of the node, `seconds` after it arrived. */
-  observerPost(path: string, seconds: number): void {
+  /** The observer stored a post of the node, `seconds` after it arrived, its append taking `appendSeconds`. */
+  observerPost(path: string, seconds: number, appendSeconds: number): void {
     this.observerPosts.inc({ path: OBSERVER_PATHS.has(path) ? path : 'other' });
     this.observerPostSeconds.observe(seconds);
+    this.eventLogAppendSeconds.observe(appendSeconds);
     if (path === '/new_block') this.blocksReceived.inc();
   }
 

@@ -9,8 +9,14 @@ import type {
 
 /** What the instance does with the observer thread's reports. */
 export type ObserverThreadListener = {
-  /** An entry is durably in the log, `seconds` after its post arrived. */
-  appended(entry: { id: number; path: string; receivedAt: number; seconds: number }): void;
+  /** An entry is durably in the log, `seconds` after its post arrived, its append `appendSeconds` of them. */
+  appended(entry: {
+    id: number;
+    path: string;
+    receivedAt: number;
+    seconds: number;
+    appendSeconds: number;
+  }): void;
   logger: Logger;
   space: DiskSpaceReport | undefined;
 };

@@ -24,8 +24,18 @@ export type ObserverThreadReport =
   | { type: 'listening'; port: number }
   /** It could not start; `port` is set for a port in use (EADDRINUSE), as Node's own error has it. */
   | { type: 'failed'; message: string; code: string | undefined; port: number | undefined }
-  /** An entry is durably in the log (its 200 is on its way), `seconds` after its post arrived. */
-  | { type: 'appended'; id: number; path: string; receivedAt: number; seconds: number }
+  /**
+   * An entry is durably in the log (its 200 is on its way), `seconds` after its post arrived, of
+   * which its append took `appendSeconds`.
+   */
+  | {
+      type: 'appended';
+      id: number;
+      path: string;
+      receivedAt: number;
+      seconds: number;
+      appendSeconds: number;
+    }
   | {
       type: 'log';
       level: 'debug' | 'info' | 'warn' | 'error';

@@ -73,8 +73,8 @@ async function run(): Promise<void> {
     log,
     logger,
     bodiesInFlightBytes: data.bodiesInFlightBytes,
-    onAppended: (id, path, receivedAt, seconds) =>
-      report({ type: 'appended', id, path, receivedAt, seconds }),
+    onAppended: (id, path, receivedAt, seconds, appendSeconds) =>
+      report({ type: 'appended', id, path, receivedAt, seconds, appendSeconds }),
   });
   let bound: number;
   try {

@@ -51,8 +51,8 @@ export async function startObserver(
   const port = options.port ?? 20455;
   const host = options.host ?? '127.0.0.1';
   const graceMs = options.shutdownGraceMs ?? 10_000;
-  const appended = (path: string, seconds: number) => {
-    stackhooks.metrics.events.observerPost(path, seconds);
+  const appended = (path: string, seconds: number, appendSeconds: number) => {
+    stackhooks.metrics.events.observerPost(path, seconds, appendSeconds);
     blockProcessing.wake();
   };
   try {
@@ -63,7 +63,7 @@ export async function startObserver(
         {
           appended: (entry) => {
             appender.follow({ id: entry.id, received_at: entry.receivedAt });
-            appended(entry.path, entry.seconds);
+            appended(entry.path, entry.seconds, entry.appendSeconds);
           },
           logger,
           space: appender.space,
@@ -81,7 +81,7 @@ export async function startObserver(
     const server = createObserverServer({
       log: stackhooks.eventLog,
       logger,
-      onAppended: (_id, path, _receivedAt, seconds) => appended(path, seconds),
+      onAppended: (_id, path, _receivedAt, seconds, appendSeconds) => appended(path, seconds, appendSeconds),
     });
     const bound = await listenObserver(server, port, host);
     return {

@@ -90,6 +90,34 @@ describe('the event observer endpoint', () => {
       ...Array(20).keys(),
     ]);
   });
+
+  it('times the append apart from the post: a slow store shows in the append time', async () => {
+    const timings: { seconds: number; appendSeconds: number }[] = [];
+    const slowLog = Object.create(log) as FsEventLog;
+    slowLog.append = async (path, body, receivedAt) => {
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      return log.append(path, body, receivedAt);
+    };
+    const slow = createObserverServer({
+      log: slowLog,
+      logger: silentLogger,
+      onAppended: (_id, _path, _at, seconds, appendSeconds) => timings.push({ seconds, appendSeconds }),
+    });
+    const slowBase = `http://127.0.0.1:${await listenObserver(slow, 0, '127.0.0.1')}`;
+    try {
+      const answer = await fetch(`${slowBase}/new_block`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"slow":true}',
+      });
+      expect(answer.status).to.equal(200);
+      expect(timings).to.have.length(1);
+      expect(timings[0].appendSeconds).to.be.at.least(0.055);
+      expect(timings[0].seconds).to.be.at.least(timings[0].appendSeconds);
+    } finally {
+      await new Promise((r) => slow.close(r));
+    }
+  });
 });
 
 describe('the event observer endpoint on a database that went away', function () {

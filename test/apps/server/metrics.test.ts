@@ -82,6 +82,11 @@ describe('the /metrics of a running server', function () {
     // Every post stored is timed, from its arrival to its 200 (the server posts only blocks here).
     expect(sample(m, 'stackhooks_observer_post_seconds_count')).to.equal(4);
     expect(sample(m, 'stackhooks_observer_post_seconds_sum')).to.be.greaterThan(0);
+    // The append of each is timed too, as the part of the post's time the event log took.
+    expect(sample(m, 'stackhooks_event_log_append_seconds_count')).to.equal(4);
+    expect(sample(m, 'stackhooks_event_log_append_seconds_sum'))
+      .to.be.greaterThan(0)
+      .and.at.most(sample(m, 'stackhooks_observer_post_seconds_sum')!);
     expect(sample(m, 'stackhooks_blocks_processed_total')).to.equal(4);
     expect(sample(m, 'stackhooks_block_processing_seconds_count')).to.equal(4);
     expect(sample(m, 'stackhooks_chain_tip_height')).to.equal(side.block_height);
