@@ -1,14 +1,18 @@
-import { fdatasyncSync, writeSync } from 'node:fs';
-import { mkdir, open, readdir, truncate, type FileHandle } from 'node:fs/promises';
+import { constants, fdatasyncSync, writeSync } from 'node:fs';
+import { mkdir, open, readdir, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EventLog, EventLogPosition, RawEvent } from '../../core/ports/event-log.js';
 import { writeAll, writeAllSync } from '../../core/storage/write-all.js';
 import { diskWriteFailure, type DiskSpaceReport } from '../../core/storage/write-failure.js';
 import { RECORD_HEADER_BYTES, intactLength, readRecords, sealRecord } from './segment-file.js';
 import { readCheckpoint, writeCheckpoint } from './processed-mark.js';
+import { NextSegment } from './next-segment.js';
+import { syncFolder } from './sync-folder.js';
 
 /** A segment is closed and a new one begun past this size, so recovery scans at most one segment. */
 const SEGMENT_BYTES = 64 * 1024 * 1024;
+/** Segments are opened to write at a position: an append-mode file would ignore it. */
+const READ_WRITE = constants.O_RDWR | constants.O_CREAT;
 
 type Pending = {
   path: string;
@@ -28,6 +32,8 @@ export type FsEventLogOptions = {
    * four threads, which a checkpoint's parallel fsyncs can fill for tens of milliseconds.
    */
   blockingWrites?: boolean;
+  /** Bytes a segment holds before the next begins (64 MiB); smaller only to try rolling in tests. */
+  segmentBytes?: number;
 };
 
 const STORE = 'event log';
@@ -77,7 +83,9 @@ function segmentName(firstId: number): string {
  * together share one write and one fsync (group commit); each resolves after its fsync. A write or
  * fsync that fails (a full disk) rejects its appends and cuts the file back to the last acknowledged
  * record before anything else is appended, so no torn record ever hides later ones; ids are given
- * only to records that were written, so they stay dense.
+ * only to records that were written, so they stay dense. Segments are written full of zeros ahead
+ * of need (see `NextSegment`), so most appends overwrite zeros and the records end where a zero
+ * header begins.
  */
 export class FsEventLog implements EventLog {
   private queue: Pending[] = [];
@@ -88,6 +96,9 @@ export class FsEventLog implements EventLog {
   private torn = false;
   /** Another writer appends to this folder (the observer's own thread): this instance only reads. */
   private appendedElsewhere = false;
+  /** How far the current segment's file reaches: past `size`, the zeros written ahead. */
+  private allocated: number;
+  private readonly next: NextSegment;
 
   private constructor(
     private readonly dir: string,
@@ -100,7 +111,11 @@ export class FsEventLog implements EventLog {
     private newest: { id: number; received_at: number } | undefined,
     private readonly space: DiskSpaceReport | undefined,
     private readonly blockingWrites: boolean,
-  ) {}
+    private readonly segmentBytes: number,
+  ) {
+    this.allocated = size;
+    this.next = new NextSegment(dir, segmentBytes);
+  }
 
   /** Open (or create) the log in `dir`, cutting off a torn tail a crash left behind. */
   static async open(dir: string, options: FsEventLogOptions = {}): Promise<FsEventLog> {
@@ -108,10 +123,8 @@ export class FsEventLog implements EventLog {
     const segments = await listSegments(dir);
     if (segments.length === 0) segments.push({ firstId: 1, path: join(dir, segmentName(1)) });
     const last = segments[segments.length - 1];
-    const handle = await open(last.path, 'a+');
-    const intact = await intactLength(last.path);
-    const { size } = await handle.stat();
-    if (size > intact.length) await truncate(last.path, intact.length);
+    const { handle, intact } = await openTail(last.path);
+    await NextSegment.clear(dir);
     const lastEntry = intact.lastPayload ? decode(intact.lastPayload) : undefined;
     const nextId = lastEntry ? lastEntry.id + 1 : last.firstId;
     const checkpoint = await readCheckpoint(dir);
@@ -126,6 +139,7 @@ export class FsEventLog implements EventLog {
       lastEntry && { id: lastEntry.id, received_at: lastEntry.received_at },
       options.space,
       options.blockingWrites ?? false,
+      options.segmentBytes ?? SEGMENT_BYTES,
     );
   }
 
@@ -157,16 +171,19 @@ export class FsEventLog implements EventLog {
     if (elsewhere) {
       this.appendedElsewhere = true;
       while (this.flushing) await this.flushing;
+      await this.next.stop();
       return;
     }
     // The other writer may have begun segments and cut a torn tail: continue from what is on disk.
     const segments = await listSegments(this.dir);
     const last = segments[segments.length - 1] ?? this.segments[this.segments.length - 1];
-    const intact = await intactLength(last.path);
     await this.handle.close().catch(() => undefined);
+    const { handle, intact } = await openTail(last.path);
+    await NextSegment.clear(this.dir);
     this.segments.splice(0, this.segments.length, ...(segments.length > 0 ? segments : [last]));
-    this.handle = await open(last.path, 'a+');
+    this.handle = handle;
     this.size = intact.length;
+    this.allocated = intact.length;
     this.cursor = undefined;
     if (intact.lastPayload) {
       const newest = decode(intact.lastPayload);
@@ -256,6 +273,7 @@ export class FsEventLog implements EventLog {
   /** Finish pending appends and close the file. */
   async close(): Promise<void> {
     while (this.flushing) await this.flushing;
+    await this.next.stop();
     await this.checkpointWrite;
     await this.handle.close();
   }
@@ -281,28 +299,30 @@ export class FsEventLog implements EventLog {
       this.queue = [];
       try {
         await this.cutTornTail();
-        if (this.size >= SEGMENT_BYTES) await this.roll(this.nextId);
         const records = batch.map((p, i) =>
           frameEntry({ id: this.nextId + i, received_at: p.receivedAt, path: p.path, body: p.body }),
         );
         const bytes = records.length === 1 ? records[0] : Buffer.concat(records);
+        if (this.rollsBefore(bytes.length)) await this.roll(this.nextId);
         this.torn = true;
         if (this.blockingWrites) {
           const fd = this.handle.fd;
-          writeAllSync((b, offset, length, at) => writeSync(fd, b, offset, length, at), bytes, null);
+          writeAllSync((b, offset, length, at) => writeSync(fd, b, offset, length, at), bytes, this.size);
           fdatasyncSync(fd);
         } else {
-          await writeAll(this.handle, bytes, null);
+          await writeAll(this.handle, bytes, this.size);
           await this.handle.datasync();
         }
         this.torn = false;
         // Bookkept from what reached the disk, so a later cut never leaves zeros or half a record.
         this.size += bytes.length;
+        this.allocated = Math.max(this.allocated, this.size);
         const first = this.nextId;
         this.nextId += batch.length;
         this.newest = { id: this.nextId - 1, received_at: batch[batch.length - 1].receivedAt };
         this.space?.wrote(STORE);
         batch.forEach((p, i) => p.resolve(first + i));
+        this.prepareAhead();
       } catch (err) {
         // Part of the batch may be in the file: it is cut off now, or before the next write.
         await this.cutTornTail().catch(() => undefined);
@@ -313,20 +333,67 @@ export class FsEventLog implements EventLog {
     this.flushing = undefined;
   }
 
-  /** Cut the file back to its last acknowledged record after a failed write; throws while it cannot. */
+  /**
+   * Cut the file back to its last acknowledged record after a failed write; throws while it cannot.
+   * The zeros written ahead go with the torn bytes: a shorter record written over them later could
+   * leave a whole unacknowledged one behind it.
+   */
   private async cutTornTail(): Promise<void> {
     if (!this.torn) return;
     await this.handle.truncate(this.size);
+    this.allocated = this.size;
     this.torn = false;
   }
 
+  /**
+   * A batch that fits in the zeros written ahead stays; one that does not begins a new segment when
+   * this one is full, or early when a zero-filled one is ready and this one has none left.
+   */
+  private rollsBefore(batchBytes: number): boolean {
+    const end = this.size + batchBytes;
+    if (this.size === 0 || end <= this.allocated) return false;
+    return end > this.segmentBytes || this.next.ready;
+  }
+
+  // Filling starts once half of the current segment's zeros are used, or once a segment that has
+  // none (the first, or one reopened) holds a sixteenth of a segment, so small logs never fill one.
+  private prepareAhead(): void {
+    if (this.size >= this.allocated - this.segmentBytes / 2 && this.size >= this.segmentBytes / 16)
+      this.next.begin();
+  }
+
   // The new segment is opened before the old one is let go, so a failure leaves the log as it was.
+  // The folder is synced before anything in it is acknowledged: an append that overwrites zeros
+  // syncs no metadata, the new file's name included.
   private async roll(firstId: number): Promise<void> {
     const segment = { firstId, path: join(this.dir, segmentName(firstId)) };
-    const handle = await open(segment.path, 'a+');
+    await this.next.take(segment.path);
+    const handle = await open(segment.path, READ_WRITE);
+    try {
+      await syncFolder(this.dir);
+      this.allocated = (await handle.stat()).size;
+    } catch (err) {
+      await handle.close().catch(() => undefined);
+      throw err;
+    }
     await this.handle.close().catch(() => undefined);
     this.segments.push(segment);
     this.handle = handle;
     this.size = 0;
+  }
+}
+
+/** Open the newest segment to write, cut back to its intact records (a torn tail, unused zeros). */
+async function openTail(
+  path: string,
+): Promise<{ handle: FileHandle; intact: { length: number; lastPayload?: Buffer } }> {
+  const handle = await open(path, READ_WRITE);
+  try {
+    const intact = await intactLength(path);
+    if ((await handle.stat()).size > intact.length) await handle.truncate(intact.length);
+    return { handle, intact };
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    throw err;
   }
 }

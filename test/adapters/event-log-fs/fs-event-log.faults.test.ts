@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { FsEventLog, type FsEventLogOptions } from '../../../adapters/event-log-fs/index.js';
 import { StackhooksError } from '../../../core/hooks/errors.js';
 import { withFaultyDisk } from '../../support/faulty-disk.js';
+import { SMALL_SEGMENT_BYTES, appendIntoZeroFilledSegments } from '../../support/zero-filled-segments.js';
 
 /** Append `bodies` at once; the bodies acknowledged, and whether every failure was a 503-kind one. */
 async function appendAll(
@@ -83,6 +84,17 @@ for (const blockingWrites of [false, true])
       expect(await log.append('/new_block', '{"c":3}', 3)).to.equal(2);
       await log.close();
       expect((await reopened()).bodies).to.deep.equal(['{"a":1}', '{"c":3}']);
+    });
+
+    it('refuses an entry whose fsync fails in a segment written full of zeros and never shows it later', async () => {
+      const log = await open({ segmentBytes: SMALL_SEGMENT_BYTES });
+      const bodies = await appendIntoZeroFilledSegments(log, dir());
+      disk.failSync('EIO');
+      const failed = await log.append('/new_block', '{"lost":"entry"}', 1).catch((err: unknown) => err);
+      expect(failed).to.have.property('code', 'unavailable');
+      expect(await log.append('/new_block', '{"c":3}', 3)).to.equal(bodies.length + 1);
+      await log.close();
+      expect((await reopened()).bodies).to.deep.equal([...bodies, '{"c":3}']);
     });
 
     it('cuts a torn tail it could not cut at the failure before it appends again', async () => {

@@ -4,6 +4,11 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { FsEventLog } from '../../../adapters/event-log-fs/index.js';
 import { makeTempDir } from '../../support/temp-dir.js';
+import {
+  SMALL_SEGMENT_BYTES,
+  appendIntoZeroFilledSegments,
+  segmentFileSizes,
+} from '../../support/zero-filled-segments.js';
 
 describe('FsEventLog', () => {
   let dir: string;
@@ -85,35 +90,78 @@ describe('FsEventLog', () => {
     await log.close();
   });
 
-  it('keeps every acknowledged append when its writer is killed with SIGKILL', async function () {
-    this.timeout(30_000);
-    const script = `
+  for (const segmentBytes of [undefined, SMALL_SEGMENT_BYTES])
+    it(`keeps every acknowledged append when its writer is killed with SIGKILL${segmentBytes ? ', rolling small segments' : ''}`, async function () {
+      this.timeout(30_000);
+      const script = `
       import { FsEventLog } from './adapters/event-log-fs/index.ts';
-      const log = await FsEventLog.open(process.argv[1]);
+      const log = await FsEventLog.open(process.argv[1], { segmentBytes: Number(process.argv[2]) || undefined });
       for (let i = 0; ; i++) {
         const id = await log.append('/new_block', JSON.stringify({ i, pad: 'x'.repeat(i % 5000) }), i);
+        if (i % 20 === 0) await new Promise((r) => setTimeout(r, 2));
         process.stdout.write(id + '\\n');
       }`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, dir], {
-      cwd: process.cwd(),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let acked = 0;
-    await new Promise<void>((resolve) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        const lines = chunk.toString().trim().split('\n');
-        acked = Math.max(acked, Number(lines[lines.length - 1]));
-        if (acked >= 300) {
-          child.kill('SIGKILL');
-          resolve();
-        }
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script, dir, String(segmentBytes ?? '')],
+        {
+          cwd: process.cwd(),
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      let acked = 0;
+      await new Promise<void>((resolve) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          const lines = chunk.toString().trim().split('\n');
+          acked = Math.max(acked, Number(lines[lines.length - 1]));
+          if (acked >= 300) {
+            child.kill('SIGKILL');
+            resolve();
+          }
+        });
       });
+      await new Promise((r) => child.once('exit', r));
+      const log = await FsEventLog.open(dir);
+      const all = await log.readAfter(0, 100_000);
+      expect(all.length).to.be.at.least(acked);
+      all.forEach((e, index) => expect(e.id).to.equal(index + 1));
+      await log.close();
     });
-    await new Promise((r) => child.once('exit', r));
-    const log = await FsEventLog.open(dir);
-    const all = await log.readAfter(0, 100_000);
-    expect(all.length).to.be.at.least(acked);
-    all.forEach((e, index) => expect(e.id).to.equal(index + 1));
-    await log.close();
+
+  describe('in segments written full of zeros ahead', () => {
+    it('appends into them and reads every entry back in order', async () => {
+      const log = await FsEventLog.open(dir, { segmentBytes: SMALL_SEGMENT_BYTES });
+      const bodies = await appendIntoZeroFilledSegments(log, dir);
+      const read = await log.readAfter(0, 10_000);
+      expect(read.map((e) => e.body)).to.deep.equal(bodies);
+      expect(read.map((e) => e.id)).to.deep.equal(bodies.map((_, i) => i + 1));
+      expect((await segmentFileSizes(dir)).every((size) => size <= SMALL_SEGMENT_BYTES)).to.equal(true);
+      await log.close();
+    });
+
+    it('cuts the unused zeros off its newest segment when reopened and goes on after the last entry', async () => {
+      const log = await FsEventLog.open(dir, { segmentBytes: SMALL_SEGMENT_BYTES });
+      const bodies = await appendIntoZeroFilledSegments(log, dir);
+      await log.close();
+      const again = await FsEventLog.open(dir, { segmentBytes: SMALL_SEGMENT_BYTES });
+      const sizes = await segmentFileSizes(dir);
+      expect(sizes[sizes.length - 1]).to.be.below(SMALL_SEGMENT_BYTES);
+      expect((await readdir(dir)).filter((n) => n.includes('zeros'))).to.deep.equal([]);
+      expect(await again.append('/new_block', '{"after":1}', 1)).to.equal(bodies.length + 1);
+      const read = await again.readAfter(0, 10_000);
+      expect(read.map((e) => e.body)).to.deep.equal([...bodies, '{"after":1}']);
+      await again.close();
+    });
+
+    it('is read by a second instance that follows the writer across its segments', async () => {
+      const writer = await FsEventLog.open(dir, { segmentBytes: SMALL_SEGMENT_BYTES });
+      const reader = await FsEventLog.open(dir, { segmentBytes: SMALL_SEGMENT_BYTES });
+      await reader.appendElsewhere(true);
+      const bodies = await appendIntoZeroFilledSegments(writer, dir);
+      reader.follow({ id: bodies.length, received_at: bodies.length - 1 });
+      expect((await reader.readAfter(0, 10_000)).map((e) => e.body)).to.deep.equal(bodies);
+      await writer.close();
+      await reader.close();
+    });
   });
 });
