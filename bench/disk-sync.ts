@@ -2,8 +2,8 @@
 // durable, so no post can be answered faster than the disk makes 4 KiB durable. This bench times
 // exactly that, in two threads at once, every 12 ms each, in the folder given: one appends to a
 // growing file (a file system journal commit on each sync), one overwrites a file written full of
-// zeros beforehand (what the embedded event log does: no metadata to commit). Run it alone on the
-// machine to learn the disk's own stalls, or beside the server to see what it adds.
+// zeros beforehand (what the embedded event log does: no size or allocation to commit). Run it
+// alone on the machine to learn the disk's own stalls, or beside the server to see what it adds.
 //
 // Run: npx tsx bench/disk-sync.ts [--seconds 300] [--dir FOLDER] [--interval-ms 12]
 import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';

@@ -364,7 +364,7 @@ export class FsEventLog implements EventLog {
 
   // The new segment is opened before the old one is let go, so a failure leaves the log as it was.
   // The folder is synced before anything in it is acknowledged: an append that overwrites zeros
-  // syncs no metadata, the new file's name included.
+  // syncs no size or allocation, and not the new file's name either.
   private async roll(firstId: number): Promise<void> {
     const segment = { firstId, path: join(this.dir, segmentName(firstId)) };
     await this.next.take(segment.path);

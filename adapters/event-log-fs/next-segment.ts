@@ -13,9 +13,9 @@ const RETRY_MS = 60_000;
 
 /**
  * The next segment of the event log, written full of zeros and synced before any entry goes in.
- * An append that overwrites such blocks changes no file-system metadata (no size, no allocation),
- * so its `fdatasync` waits for its own bytes only, never for a journal commit that other files'
- * writes, renames and freed blocks share. Filling runs in the background, paced, and is only ever
+ * An append that overwrites such blocks changes neither the file's size nor its blocks, so its
+ * `fdatasync` has no allocation to wait for in a journal commit that other files' writes, renames
+ * and freed blocks share. Filling runs in the background, paced, and is only ever
  * a saving: when no segment is ready the log begins an empty one, as it would without this.
  */
 export class NextSegment {
