@@ -56,38 +56,36 @@ function row(mode: Mode, times: number[]): string {
   return `| ${mode} | ${times.length} | ${fmt(percentile(times, 0.5))} | ${fmt(percentile(times, 0.99))} | ${fmt(Math.max(...times))} | ${over(20)} | ${over(50)} |`;
 }
 
-{
-  const { values } = parseArgs({
-    options: {
-      seconds: { type: 'string', default: '300' },
-      dir: { type: 'string' },
-      'interval-ms': { type: 'string', default: '12' },
-    },
-  });
-  const dir = mkdtempSync(join(values.dir ?? tmpdir(), 'stackhooks-disk-sync-'));
-  const seconds = Number(values.seconds);
-  const intervalMs = Number(values['interval-ms']);
-  console.log(`# disk sync: 4 KiB made durable every ${intervalMs} ms for ${seconds} s in ${dir}`);
-  console.log(machineLine());
-  const modes: Mode[] = ['growing file', 'written zeros'];
-  try {
-    // Written before either thread starts timing, so its own flush is not among the times.
-    writeZeros(join(dir, `sync-${modes.indexOf('written zeros')}`));
-    const results = await Promise.all(
-      modes.map(
-        (mode, i) =>
-          new Promise<number[]>((resolve, reject) => {
-            const job: Job = { mode, path: join(dir, `sync-${i}`), seconds, intervalMs };
-            const worker = new Worker(TIME_SYNCS, { eval: true, workerData: job });
-            worker.once('message', resolve);
-            worker.once('error', reject);
-          }),
-      ),
-    );
-    console.log('\n| file | syncs | p50 ms | p99 ms | max ms | over 20 ms | over 50 ms |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|');
-    modes.forEach((mode, i) => console.log(row(mode, results[i])));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '300' },
+    dir: { type: 'string' },
+    'interval-ms': { type: 'string', default: '12' },
+  },
+});
+const dir = mkdtempSync(join(values.dir ?? tmpdir(), 'stackhooks-disk-sync-'));
+const seconds = Number(values.seconds);
+const intervalMs = Number(values['interval-ms']);
+console.log(`# disk sync: 4 KiB made durable every ${intervalMs} ms for ${seconds} s in ${dir}`);
+console.log(machineLine());
+const modes: Mode[] = ['growing file', 'written zeros'];
+try {
+  // Written before either thread starts timing, so its own flush is not among the times.
+  writeZeros(join(dir, `sync-${modes.indexOf('written zeros')}`));
+  const results = await Promise.all(
+    modes.map(
+      (mode, i) =>
+        new Promise<number[]>((resolve, reject) => {
+          const job: Job = { mode, path: join(dir, `sync-${i}`), seconds, intervalMs };
+          const worker = new Worker(TIME_SYNCS, { eval: true, workerData: job });
+          worker.once('message', resolve);
+          worker.once('error', reject);
+        }),
+    ),
+  );
+  console.log('\n| file | syncs | p50 ms | p99 ms | max ms | over 20 ms | over 50 ms |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  modes.forEach((mode, i) => console.log(row(mode, results[i])));
+} finally {
+  rmSync(dir, { recursive: true, force: true });
 }
