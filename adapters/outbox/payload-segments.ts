@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -17,9 +17,11 @@ const segmentName = (seg: number): string => `${String(seg).padStart(6, '0')}.se
 
 /**
  * Records appended but not yet on disk: a run of them, one after the other in one segment from
- * `off`, framed into the first `used` bytes of `bytes`.
+ * `off`, framed into the first `used` bytes of `bytes`. `written` is a write of the whole run started
+ * as soon as it was full, resolving to what it failed with (if it did); the flush that finds it
+ * waits for it instead of writing the run again.
  */
-type Unwritten = { seg: number; off: number; bytes: Buffer; used: number };
+type Unwritten = { seg: number; off: number; bytes: Buffer; used: number; written?: Promise<unknown> };
 
 /**
  * The first run of a flush is framed into a buffer this big, each next one into twice the last, up
@@ -42,7 +44,7 @@ const MAX_RUN_BYTES = 1024 * 1024;
 export class PayloadSegments {
   private unwritten: Unwritten[] = [];
   private writing: Unwritten[] = [];
-  private readonly writers = new Map<number, FileHandle>();
+  private readonly writers = new Map<number, Promise<FileHandle>>();
   private readonly readers = new Map<number, number>();
   private readonly refs = new Map<number, number>();
   /** Bytes of each segment file on disk (the active one as placed so far). */
@@ -182,18 +184,25 @@ export class PayloadSegments {
     try {
       for (const [seg, records] of groupBySegment(this.writing)) {
         const handle = await this.writer(seg);
-        for (const run of records) await writeAll(handle, run.bytes.subarray(0, run.used), run.off);
+        for (const run of records) {
+          // A write started early counts once it succeeded; one that failed is written again here.
+          const early = run.written;
+          run.written = undefined;
+          if (early === undefined || (await early) !== undefined)
+            await writeAll(handle, run.bytes.subarray(0, run.used), run.off);
+        }
         await handle.datasync();
       }
       if (this.startedNew) {
         await syncDir(this.dir);
         this.startedNew = false;
       }
-      // Segments before the active one are complete: nothing more is written to them.
+      // Segments before the active one are complete, unless records placed meanwhile wait for one.
+      const waiting = new Set(this.unwritten.map((run) => run.seg));
       for (const [seg, handle] of this.writers) {
-        if (seg === this.active) continue;
-        await handle.close();
+        if (seg === this.active || waiting.has(seg)) continue;
         this.writers.delete(seg);
+        await (await handle).close();
       }
     } catch (err) {
       this.unwritten = [...this.writing, ...this.unwritten];
@@ -227,7 +236,8 @@ export class PayloadSegments {
 
   /** Close every file. */
   async close(): Promise<void> {
-    for (const handle of this.writers.values()) await handle.close();
+    for (const run of this.unwritten) await run.written;
+    for (const handle of this.writers.values()) await (await handle).close();
     this.writers.clear();
     for (const fd of this.readers.values()) closeSync(fd);
     this.readers.clear();
@@ -257,6 +267,8 @@ export class PayloadSegments {
     )
       return last;
     const size = last ? Math.min(MAX_RUN_BYTES, 2 * last.bytes.length) : FIRST_RUN_BYTES;
+    // The last run takes no more records: it is written now, while the next ones are placed.
+    if (last && last.written === undefined) last.written = this.writeEarly(last);
     const run = {
       seg: this.active,
       off: this.activeSize,
@@ -281,11 +293,27 @@ export class PayloadSegments {
     return framed;
   }
 
-  private async writer(seg: number): Promise<FileHandle> {
+  // A write of a full run, its failure kept (not thrown): the flush that comes to it writes it again.
+  private async writeEarly(run: Unwritten): Promise<unknown> {
+    try {
+      await writeAll(await this.writer(run.seg), run.bytes.subarray(0, run.used), run.off);
+      return undefined;
+    } catch (err) {
+      return err ?? new Error('a payload segment write failed');
+    }
+  }
+
+  // Opened once (the open shared by writes that ask at once), and never truncated: a segment that
+  // is opened again still holds the records written to it.
+  private writer(seg: number): Promise<FileHandle> {
     let handle = this.writers.get(seg);
     if (!handle) {
-      handle = await open(join(this.dir, segmentName(seg)), 'w');
+      handle = open(join(this.dir, segmentName(seg)), constants.O_WRONLY | constants.O_CREAT, 0o666);
       this.writers.set(seg, handle);
+      // A failed open is tried again by the next write, not remembered.
+      handle.catch(() => {
+        if (this.writers.get(seg) === handle) this.writers.delete(seg);
+      });
     }
     return handle;
   }

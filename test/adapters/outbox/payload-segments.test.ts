@@ -46,4 +46,38 @@ describe('PayloadSegments', () => {
     for (const [loc, text] of placed) expect(segments.read(loc).toString('utf8')).to.equal(text);
     await segments.close();
   });
+
+  it('keeps the records a flush wrote when records placed during it fill their segment and start the next', async () => {
+    const segments = await PayloadSegments.open(dir, 64 * 1024);
+    const record = (i: number) => `${i}:${'x'.repeat(4000)}`;
+    const first: [Locator, string][] = [0, 1, 2].map((i) => [segments.append(record(i)), record(i)]);
+    const flushing = segments.flush();
+    // Placed while the flush writes: the rest of the first segment, then the next ones.
+    const during: [Locator, string][] = Array.from({ length: 40 }, (_, i) => [
+      segments.append(record(100 + i)),
+      record(100 + i),
+    ]);
+    expect(during[0][0].seg).to.equal(first[0][0].seg);
+    expect(during.at(-1)![0].seg).to.be.greaterThan(first[0][0].seg);
+    await flushing;
+    await segments.flush();
+    await segments.close();
+    const again = await PayloadSegments.open(dir, 64 * 1024);
+    for (const [loc, text] of [...first, ...during]) expect(again.read(loc).toString('utf8')).to.equal(text);
+    await again.close();
+  });
+
+  it('writes the full buffers of a flush while later records are still being placed, and reads them all back', async () => {
+    const segments = await PayloadSegments.open(dir, 64 * 1024 * 1024);
+    // Past the first few framing buffers, so some are complete (and written) before the flush.
+    const placed: [Locator, string][] = Array.from({ length: 400 }, (_, i) => {
+      const text = `${i}:${'ü'.repeat(1000 + i)}`;
+      return [segments.append(text), text];
+    });
+    await segments.flush();
+    await segments.close();
+    const again = await PayloadSegments.open(dir, 64 * 1024 * 1024);
+    for (const [loc, text] of placed) expect(again.read(loc).toString('utf8')).to.equal(text);
+    await again.close();
+  });
 });
