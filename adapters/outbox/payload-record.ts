@@ -1,5 +1,6 @@
 import { payloadTextParts } from '../../core/payload/index.js';
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
+import { MetaText } from './meta-text.js';
 import { metaOf, type PayloadMeta } from './outbox-entry.js';
 import { HEADER_BYTES, type Locator, type PayloadSegments } from './payload-segments.js';
 
@@ -41,15 +42,17 @@ export function placePayloadRecord(
   places: BlockPlaces,
   meta: PayloadMeta,
   body: OutgoingPayload['body'],
+  metaText = new MetaText(),
 ): { loc: Locator; bodyLength: number } {
   const parts = payloadTextParts(body);
-  // `meta` is never empty (it has the id), so its text ends in `}` after at least one field.
-  const own = JSON.stringify(meta).slice(0, -1);
+  const own = metaText.open(meta);
   if (parts.blocks.length === 0) {
     const text = parts.texts[0];
     return { loc: segments.append([own, ',"body":', text, '}']), bodyLength: text.length };
   }
-  const lengths = JSON.stringify(parts.texts.map((text) => text.length));
+  let lengths = '[';
+  for (let i = 0; i < parts.texts.length; i++) lengths += `${i > 0 ? ',' : ''}${parts.texts[i].length}`;
+  lengths += ']';
   // The line's pieces are written one after the other, never joined: a joined head would be
   // flattened into a string of its own to be written.
   const headLength = own.length + LENGTHS_KEY.length + lengths.length + BLOCKS_KEY.length;
@@ -63,16 +66,19 @@ export function placePayloadRecord(
   }
   segments.makeRoom(bound);
   const segment = segments.activeSegment;
-  const references = parts.blocks.map(({ block, text }): [number, number] => {
+  let references = '[';
+  for (let i = 0; i < parts.blocks.length; i++) {
+    const { block, text } = parts.blocks[i];
     let place = places.get(block);
     if (place?.seg !== segment) {
       place = segments.append(text, false);
       places.set(block, place);
     }
-    return [place.off, place.len];
-  });
+    references += `${i > 0 ? ',' : ''}[${place.off},${place.len}]`;
+  }
+  references += ']';
   // JSON text holds no raw line break, so the first one ends the line.
-  const record = [own, LENGTHS_KEY, lengths, BLOCKS_KEY, JSON.stringify(references), '}\n', ...parts.texts];
+  const record = [own, LENGTHS_KEY, lengths, BLOCKS_KEY, references, '}\n', ...parts.texts];
   return { loc: segments.append(record, false), bodyLength };
 }
 

@@ -1,6 +1,7 @@
 import { serializePayload } from '../../core/payload/index.js';
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
 import { BodyCache } from './body-cache.js';
+import { MetaText } from './meta-text.js';
 import { metaOf, type PayloadMeta } from './outbox-entry.js';
 import {
   placePayloadRecord,
@@ -88,6 +89,7 @@ export const DEFAULT_BODY_CACHE_BYTES = 16 * 1024 * 1024;
 export class SegmentPayloads implements PayloadStore {
   private readonly cache: BodyCache;
   private readonly places: BlockPlaces = new WeakMap();
+  private readonly metaText = new MetaText();
 
   constructor(
     private readonly segments: PayloadSegments,
@@ -98,7 +100,7 @@ export class SegmentPayloads implements PayloadStore {
 
   /** Write the payload as a record (placed now, written by the next flush) and cache its body. */
   put(meta: PayloadMeta, body: OutgoingPayload['body']): Locator {
-    const { loc, bodyLength } = placePayloadRecord(this.segments, this.places, meta, body);
+    const { loc, bodyLength } = placePayloadRecord(this.segments, this.places, meta, body, this.metaText);
     this.segments.retain(loc);
     this.cache.put(meta.id, body, bodyLength);
     return loc;

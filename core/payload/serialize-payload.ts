@@ -11,6 +11,7 @@ const blockTexts = new WeakMap<object, string>();
 
 const PAYLOAD_KEYS = ['chainhook', 'event'];
 const EVENT_KEYS = ['chain', 'network', 'apply', 'rollback'];
+const CHAINHOOK_KEYS = ['uuid', 'name'];
 const V1_PAYLOAD_KEYS = ['apply', 'rollback', 'chainhook', 'events'];
 
 /**
@@ -91,14 +92,36 @@ function bodyFrame(payload: WebhookPayload | ChainhookV1Payload): BodyFrame | un
   if (!hasKeysInOrder(event, EVENT_KEYS) || !Array.isArray(event.apply) || !Array.isArray(event.rollback))
     return undefined;
   return {
-    head:
-      `{"chainhook":${JSON.stringify(chainhook)},"event":{"chain":${JSON.stringify(event.chain)},` +
-      `"network":${JSON.stringify(event.network)},"apply":`,
+    head: `{"chainhook":${chainhookText(chainhook)}${eventHead(event.chain, event.network)}`,
     apply: event.apply,
     middle: ',"rollback":',
     rollback: event.rollback,
     tail: '}}',
   };
+}
+
+// `JSON.stringify` of a 2.0 body's `chainhook`: its two strings put in place when it is `{uuid, name}`.
+function chainhookText(chainhook: WebhookPayload['chainhook']): string {
+  if (!hasKeysInOrder(chainhook, CHAINHOOK_KEYS)) return JSON.stringify(chainhook);
+  const { uuid, name } = chainhook;
+  if (typeof uuid !== 'string' || typeof name !== 'string') return JSON.stringify(chainhook);
+  return `{"uuid":${JSON.stringify(uuid)},"name":${JSON.stringify(name)}}`;
+}
+
+/** The text between a 2.0 body's `chainhook` and its apply list, by chain and network: a service has one or two. */
+const eventHeads = new Map<string, string>();
+
+function eventHead(chain: unknown, network: unknown): string {
+  if (typeof chain !== 'string' || typeof network !== 'string')
+    return `,"event":{"chain":${JSON.stringify(chain)},"network":${JSON.stringify(network)},"apply":`;
+  const key = `${chain}\n${network}`;
+  let head = eventHeads.get(key);
+  if (head === undefined) {
+    head = `,"event":{"chain":${JSON.stringify(chain)},"network":${JSON.stringify(network)},"apply":`;
+    // Bounded: a body's chain and network are the service's own, but nothing here relies on it.
+    if (eventHeads.size < 16) eventHeads.set(key, head);
+  }
+  return head;
 }
 
 function blocksText(blocks: readonly unknown[]): string {
