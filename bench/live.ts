@@ -62,6 +62,8 @@ type Row = {
   hooks: number;
   matching: number;
   msPerBlock: number;
+  /** The median block's wall time: the mean without the few blocks a full garbage collection lands in. */
+  medianMs: number;
   /** CPU time of this process per block (the database's own work is not in it). */
   cpuMsPerBlock: number;
   /** Of msPerBlock: in the outbox's enqueue (serialize and make durable). */
@@ -223,10 +225,15 @@ async function measure(open: () => Promise<Store>, count: number, matching: numb
     const profile = args['profile-dir'] ? await startProfile() : undefined;
     const cpu = process.cpuUsage();
     const start = performance.now();
-    for (const block of blocks.slice(2))
+    const times: number[] = [];
+    for (const block of blocks.slice(2)) {
+      const began = performance.now();
       payloads += (await live.chainUpdated({ eventId: ++eventId, rollback: [], apply: [block] }))
         .payloadsQueued;
+      times.push(performance.now() - began);
+    }
     const ms = (performance.now() - start) / BLOCKS;
+    times.sort((a, b) => a - b);
     const used = process.cpuUsage(cpu);
     await profile?.(join(args['profile-dir']!, `live-${store.name}-${count}-${matching}.cpuprofile`));
     return {
@@ -235,6 +242,7 @@ async function measure(open: () => Promise<Store>, count: number, matching: numb
       hooks: count,
       matching,
       msPerBlock: ms,
+      medianMs: times[Math.floor(times.length / 2)],
       enqueueMs: enqueue.ms / BLOCKS,
       storeMs: write.ms / BLOCKS,
       payloads: payloads / BLOCKS,
@@ -274,7 +282,8 @@ for (const open of stores) {
     for (const matching of new Set([Math.round(count / 100), 10])) {
       const row = await measure(open, count, matching);
       console.error(
-        `${row.store} ${count} hooks, ${matching} matching: ${row.msPerBlock.toFixed(1)} ms/block, ` +
+        `${row.store} ${count} hooks, ${matching} matching: ${row.msPerBlock.toFixed(1)} ms/block ` +
+          `(median ${row.medianMs.toFixed(1)}), ` +
           `CPU ${row.cpuMsPerBlock.toFixed(1)} ms ` +
           `(enqueue ${row.enqueueMs.toFixed(1)}, hook store ${row.storeMs.toFixed(1)})`,
       );
@@ -295,12 +304,13 @@ console.log(
     `commit ${commit}, load average at start ${load.map((l) => l.toFixed(2)).join(' ')}, ${BLOCKS} timed blocks each.\n`,
 );
 console.log(
-  '| store | live hooks | matching | payloads/block | ms/block | of which enqueue | of which hook store | CPU ms/block |',
+  '| store | live hooks | matching | payloads/block | ms/block | median ms | of which enqueue | of which hook store | CPU ms/block |',
 );
-console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const r of rows) {
   console.log(
     `| ${r.store} | ${r.hooks.toLocaleString('en')} | ${r.matching} | ${r.payloads} | ${r.msPerBlock.toFixed(1)} | ` +
+      `${r.medianMs.toFixed(1)} | ` +
       `${r.enqueueMs.toFixed(1)} | ${r.storeMs.toFixed(1)} | ${r.cpuMsPerBlock.toFixed(1)} |`,
   );
 }
