@@ -2,7 +2,7 @@ import { payloadTextParts } from '../../core/payload/index.js';
 import type { OutgoingPayload } from '../../core/ports/delivery-queue.js';
 import { MetaText } from './meta-text.js';
 import { metaOf, type PayloadMeta } from './outbox-entry.js';
-import { HEADER_BYTES, type Locator, type PayloadSegments } from './payload-segments.js';
+import { HEADER_BYTES, MAX_BYTES_PER_CHAR, type Locator, type PayloadSegments } from './payload-segments.js';
 
 /**
  * Where each shared block's text was placed, by the shaped block object the payloads share. Only a
@@ -23,8 +23,6 @@ export type BlockPlaces = WeakMap<object, Locator>;
 type SharedBlockHead = PayloadMeta & { body_blocks: [number, number][]; body_lengths: number[] };
 type QuotedTextsRecord = PayloadMeta & { body_texts: string[]; body_blocks: [number, number][] };
 
-/** At most this many UTF-8 bytes per UTF-16 code unit: a bound for a string's bytes without counting them. */
-const MAX_BYTES_PER_CHAR = 3;
 /** A bound for the text of one block reference, `[offset,length],`. */
 const REFERENCE_CHARS = 24;
 const LENGTHS_KEY = ',"body_lengths":';

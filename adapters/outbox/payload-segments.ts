@@ -11,6 +11,8 @@ export type Locator = { seg: number; off: number; len: number };
 
 /** Bytes before each record: payload length (u32 LE), then its CRC-32 (u32 LE). */
 export const HEADER_BYTES = 8;
+/** At most this many UTF-8 bytes per UTF-16 code unit: a bound for a string's bytes without counting them. */
+export const MAX_BYTES_PER_CHAR = 3;
 const SEGMENT_NAME = /^(\d{6})\.seg$/;
 
 const segmentName = (seg: number): string => `${String(seg).padStart(6, '0')}.seg`;
@@ -86,15 +88,19 @@ export class PayloadSegments {
    */
   append(text: string | readonly string[], mayStartSegment = true): Locator {
     const parts = typeof text === 'string' ? [text] : text;
-    let length = 0;
-    for (const part of parts) length += Buffer.byteLength(part, 'utf8');
-    const framed = HEADER_BYTES + length;
-    if (mayStartSegment) this.makeRoom(framed);
+    // Room is made for the most the text can encode to, so its bytes are never counted apart from
+    // encoding them: the record then takes only what they came to.
+    let chars = 0;
+    for (const part of parts) chars += part.length;
+    const bound = HEADER_BYTES + MAX_BYTES_PER_CHAR * chars;
+    if (mayStartSegment) this.makeRoom(bound);
     // Encoded once, straight into the record's frame, beside the records placed before it.
-    const run = this.runFor(framed);
+    const run = this.runFor(bound);
     const { bytes, used: at } = run;
     let end = at + HEADER_BYTES;
     for (const part of parts) end += bytes.write(part, end, 'utf8');
+    const framed = end - at;
+    const length = framed - HEADER_BYTES;
     bytes.writeUInt32LE(length, at);
     bytes.writeUInt32LE(crc32(bytes.subarray(at + HEADER_BYTES, at + framed)), at + 4);
     run.used += framed;

@@ -108,19 +108,14 @@ function chainhookText(chainhook: WebhookPayload['chainhook']): string {
   return `{"uuid":${JSON.stringify(uuid)},"name":${JSON.stringify(name)}}`;
 }
 
-/** The text between a 2.0 body's `chainhook` and its apply list, by chain and network: a service has one or two. */
-const eventHeads = new Map<string, string>();
+/** The text between a 2.0 body's `chainhook` and its apply list for the last chain and network seen: a service has one. */
+let lastEventHead: { chain: string; network: string; head: string } | undefined;
 
 function eventHead(chain: unknown, network: unknown): string {
-  if (typeof chain !== 'string' || typeof network !== 'string')
-    return `,"event":{"chain":${JSON.stringify(chain)},"network":${JSON.stringify(network)},"apply":`;
-  const key = `${chain}\n${network}`;
-  let head = eventHeads.get(key);
-  if (head === undefined) {
-    head = `,"event":{"chain":${JSON.stringify(chain)},"network":${JSON.stringify(network)},"apply":`;
-    // Bounded: a body's chain and network are the service's own, but nothing here relies on it.
-    if (eventHeads.size < 16) eventHeads.set(key, head);
-  }
+  const last = lastEventHead;
+  if (last !== undefined && chain === last.chain && network === last.network) return last.head;
+  const head = `,"event":{"chain":${JSON.stringify(chain)},"network":${JSON.stringify(network)},"apply":`;
+  if (typeof chain === 'string' && typeof network === 'string') lastEventHead = { chain, network, head };
   return head;
 }
 

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import type { NormalizedBlock } from '../../../core/chain/block.js';
 import type { HookOptions } from '../../../core/hooks/definition.js';
 import {
@@ -79,6 +80,25 @@ describe('serializePayload', () => {
     serializePayload(first);
     expect(JSON.parse(serializePayload(second))).to.deep.equal(JSON.parse(JSON.stringify(second)));
     expect(serializePayload(second)).to.equal(JSON.stringify(second));
+  });
+
+  it('writes the text of JSON.stringify for any hook name and uuid, chain and network, body after body', () => {
+    const payload = shape(blocks[0], [0], null);
+    const text = fc.string({ unit: 'binary', maxLength: 10 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(text, text, fc.constantFrom('stacks', ''), text), { minLength: 1 }),
+        (rows) => {
+          for (const [uuid, name, chain, network] of rows) {
+            const body = {
+              chainhook: { uuid, name },
+              event: { ...payload.event, chain, network },
+            } as unknown as WebhookPayload;
+            expect(serializePayload(body)).to.equal(JSON.stringify(body));
+          }
+        },
+      ),
+    );
   });
 
   it('serializes a body of another layout as JSON.stringify does', () => {
