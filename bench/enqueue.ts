@@ -2,7 +2,8 @@
 // block's 1,000 live payloads (one per matching hook, sharing the block's shaped transaction, as
 // the live step queues them) enqueued 30 times into a fresh outbox, each enqueue timed until it is
 // durable. The first round warms up and is not counted. With `--dir` on a memory file system
-// (`/dev/shm`), an fsync returns at once and what is timed is the event loop's own work.
+// (`/dev/shm`), an fsync returns at once and what is timed is the event loop's own work. After each
+// round, a full collection tells how much heap the outbox keeps per payload queued.
 // Run: npx tsx bench/enqueue.ts [--rounds N] [--payloads N] [--dir FOLDER]
 // Prints Markdown; exits 0 whatever it measures.
 import { createHash } from 'node:crypto';
@@ -10,6 +11,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { openFsOutbox } from '../adapters/outbox/index.js';
 import type { NormalizedBlock } from '../core/chain/block.js';
 import { shapePayload } from '../core/payload/index.js';
@@ -70,15 +73,23 @@ function payloadsOf(block: NormalizedBlock, at: number): OutgoingPayload[] {
   });
 }
 
+// A full collection on demand, to read what the outbox keeps once a round is queued.
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+
 const blocks = await busyBlocks(BLOCKS);
 const load = loadavg();
 const wall: number[] = [];
 let cpuMs = 0;
+const keptPerPayload: number[] = [];
 for (let round = 0; round <= ROUNDS; round++) {
   // Shaped before the clock starts: the live step's shaping is timed by `bench/live.ts`.
   const batches = blocks.map((block, b) => payloadsOf(block, 1_700_000_000_000 + b * 1000));
   const dir = await mkdtemp(join(args.dir, 'stackhooks-bench-enqueue-'));
   const outbox = await openFsOutbox(join(dir, 'outbox'));
+  // Taken once this round's outbox holds the place of the last one, which is then let go.
+  collect();
+  const heapBefore = process.memoryUsage().heapUsed;
   try {
     for (const batch of batches) {
       const cpu = process.cpuUsage();
@@ -89,6 +100,12 @@ for (let round = 0; round <= ROUNDS; round++) {
       const used = process.cpuUsage(cpu);
       cpuMs += (used.user + used.system) / 1000;
     }
+    // The payloads themselves were made before the outbox opened: what grew is what it keeps.
+    collect();
+    const heapAfter = process.memoryUsage().heapUsed;
+    // Read after the collection, so the payloads are alive through it whatever the compiler sees.
+    if (round > 0 && batches.length === BLOCKS)
+      keptPerPayload.push((heapAfter - heapBefore) / (BLOCKS * PAYLOADS));
   } finally {
     await outbox.close();
     await rm(dir, { recursive: true, force: true });
@@ -104,8 +121,11 @@ console.log(
     `folder ${args.dir}, load average at start ${load.map((l) => l.toFixed(2)).join(' ')}, ` +
     `${ROUNDS} rounds of ${BLOCKS} enqueues after one of warm-up.\n`,
 );
-console.log('| enqueues | median ms | p25 ms | p90 ms | mean ms | CPU ms per enqueue |');
-console.log('| ---: | ---: | ---: | ---: | ---: | ---: |');
+const kept = keptPerPayload.reduce((a, b) => a + b, 0) / keptPerPayload.length;
 console.log(
-  `| ${wall.length} | ${at(0.5)} | ${at(0.25)} | ${at(0.9)} | ${mean.toFixed(2)} | ${(cpuMs / wall.length).toFixed(2)} |`,
+  '| enqueues | median ms | p25 ms | p90 ms | mean ms | CPU ms per enqueue | heap kept per payload, bytes |',
+);
+console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log(
+  `| ${wall.length} | ${at(0.5)} | ${at(0.25)} | ${at(0.9)} | ${mean.toFixed(2)} | ${(cpuMs / wall.length).toFixed(2)} | ${kept.toFixed(0)} |`,
 );
