@@ -1,4 +1,5 @@
 import type { AppliedBlockRef, BlockRef } from '../../core/delivery/delivery-record.js';
+import { sameApplied, sameBlocks } from './block-refs.js';
 import { metaOf, type PayloadMeta } from './outbox-entry.js';
 
 /**
@@ -60,23 +61,4 @@ export class MetaText {
     this.lastRollback = refs;
     return (this.lastRollbackText = `${text}]`);
   }
-}
-
-// Whether two block lists hold the same blocks (the text of the one stands for the other). A
-// list's values are compared, not its identity: each payload's metadata is a copy of its own.
-function sameBlocks(a: readonly BlockRef[], b: readonly BlockRef[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i].index !== b[i].index || a[i].hash !== b[i].hash) return false;
-  return true;
-}
-
-function sameApplied(a: readonly AppliedBlockRef[], b: readonly AppliedBlockRef[]): boolean {
-  if (!sameBlocks(a, b)) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i].tx_indexes;
-    const y = b[i].tx_indexes;
-    if (x.length !== y.length) return false;
-    for (let j = 0; j < x.length; j++) if (x[j] !== y[j]) return false;
-  }
-  return true;
 }

@@ -1,5 +1,6 @@
 import type { DeliveryAttempt, DeliveryRecord, DeliveryState } from '../../core/delivery/delivery-record.js';
 import type { OutgoingPayload, PayloadMeta } from '../../core/ports/delivery-queue.js';
+import { sameApplied, sameBlocks } from './block-refs.js';
 import type { Locator } from './payload-segments.js';
 
 export type { PayloadMeta };
@@ -41,6 +42,43 @@ export function metaOf(payload: OutgoingPayload | PayloadMeta): PayloadMeta {
     rollback: payload.rollback.map((ref) => ({ index: ref.index, hash: ref.hash })),
     created_at: payload.created_at,
   };
+}
+
+/**
+ * The metadata of each payload queued, copied as `metaOf` copies it, but with its block lists shared
+ * with the payload copied just before when they name the same blocks: a block's thousand payloads
+ * then keep one list between them instead of a thousand. The outbox never edits a list it keeps,
+ * and hands out copies only (`metaOf`, `recordOf`).
+ */
+export class MetaCopies {
+  private last: PayloadMeta | undefined;
+
+  /** The metadata of `payload`, its block lists shared with the last copy's where they are the same. */
+  copy(payload: OutgoingPayload): PayloadMeta {
+    const last = this.last;
+    const meta: PayloadMeta = {
+      id: payload.id,
+      hook_uuid: payload.hook_uuid,
+      owner: payload.owner,
+      url: payload.url,
+      kind: payload.kind,
+      apply:
+        last !== undefined && sameApplied(payload.apply, last.apply)
+          ? last.apply
+          : payload.apply.map((ref) => ({
+              index: ref.index,
+              hash: ref.hash,
+              tx_indexes: [...ref.tx_indexes],
+            })),
+      rollback:
+        last !== undefined && sameBlocks(payload.rollback, last.rollback)
+          ? last.rollback
+          : payload.rollback.map((ref) => ({ index: ref.index, hash: ref.hash })),
+      created_at: payload.created_at,
+    };
+    this.last = meta;
+    return meta;
+  }
 }
 
 /** The record as the delivery log shows it: a copy the caller may keep. */

@@ -10,7 +10,7 @@ import { BodyGoneError } from './body-gone-error.js';
 import { idHash } from './cold-run.js';
 import { pruneHookLog, type Forgetting } from './log-retention.js';
 import { pendingCount, pendingRun, pendingRunOf, type HookLog } from './hook-log.js';
-import { metaOf, recordOf, type OutboxEntry, type PayloadMeta } from './outbox-entry.js';
+import { MetaCopies, metaOf, recordOf, type OutboxEntry, type PayloadMeta } from './outbox-entry.js';
 import type { Locator } from './payload-segments.js';
 import { SettledLog } from './settled-log.js';
 
@@ -34,12 +34,14 @@ type Redelivery = { record: DeliveryRecord; changed: boolean };
  * memory writes a record, so the journal names it (`movedToDisk`) and a replay does not write.
  */
 export class OutboxState extends SettledLog {
+  private readonly metaCopies = new MetaCopies();
+
   /** Queue payloads in order, skipping known ids; returns those added, placed in the store. */
   enqueue(payloads: readonly OutgoingPayload[]): PlacedPayload[] {
     const added: PlacedPayload[] = [];
     for (const payload of payloads) {
       if (this.knows(payload.hook_uuid, payload.id)) continue;
-      const meta = metaOf(payload);
+      const meta = this.metaCopies.copy(payload);
       const placed = { meta, loc: this.store.put(meta, payload.body) };
       this.add(placed);
       added.push(placed);
