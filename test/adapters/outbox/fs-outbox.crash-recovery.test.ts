@@ -41,10 +41,17 @@ describe('FsOutbox crash recovery', () => {
     expect(await drain(again)).to.deep.equal([p.id]);
   });
 
-  for (const window of [32, 2]) {
-    it(`keeps every acknowledged payload, in order per hook, when its writer (${window} pending in memory per hook) is killed with SIGKILL`, async function () {
+  // Twenty payloads an enqueue fill more than one framing buffer a flush, so buffers are written
+  // before their flush when the writer is killed.
+  for (const [window, perEnqueue] of [
+    [32, 1],
+    [2, 1],
+    [2, 20],
+  ]) {
+    it(`keeps every acknowledged payload, in order per hook, when its writer (${window} pending in memory per hook, ${perEnqueue} an enqueue) is killed with SIGKILL`, async function () {
       this.timeout(60_000);
-      const lines = await runAndKill(dir, 600, window);
+      // The same 120 rounds whatever an enqueue holds: some heads are retried, then delivered.
+      const lines = await runAndKill(dir, 600 * perEnqueue, window, perEnqueue);
       const acked = lines.filter((l) => l.startsWith('E ')).map((l) => l.slice(2));
       const delivered = lines.filter((l) => l.startsWith('D ')).map((l) => l.slice(2));
       const retried = lines.filter((l) => l.startsWith('R ')).map((l) => l.slice(2));
@@ -59,7 +66,7 @@ describe('FsOutbox crash recovery', () => {
       // Every body after the restart is put back together from the records on disk.
       for (const { payload } of await outbox.due(1e15, 50, none))
         expect(asQueued(payload).body.event.apply[0].block_identifier.hash).to.equal(
-          `0x${Math.floor(Number(payload.id.slice(1)) / 5)}`,
+          `0x${Math.floor(Number(payload.id.slice(1)) / (5 * perEnqueue))}`,
         );
       const sent = await drain(outbox);
       for (let h = 0; h < 50; h++) {
@@ -77,6 +84,7 @@ describe('FsOutbox crash recovery', () => {
 const WRITER = `
   import { openFsOutbox } from './adapters/outbox/index.ts';
   const outbox = await openFsOutbox(process.argv[1], { pendingInMemoryPerHook: Number(process.argv[2]) });
+  const per = Number(process.argv[3]);
   const say = (line) => process.stdout.write(line + '\\n');
   const payload = (i, block) => ({
     id: 'p' + i, hook_uuid: 'hook-' + (i % 50), owner: 'o', url: 'https://example.com', kind: 'live',
@@ -88,8 +96,8 @@ const WRITER = `
     const block = { block_identifier: { index: round, hash: '0x' + round }, timestamp: round,
                     transactions: [{ note: 'y'.repeat((round * 53) % 3000) }] };
     await Promise.all([0, 1, 2, 3, 4].map((k) => {
-      const i = round * 5 + k;
-      return outbox.enqueue([payload(i, block)]).then(() => say('E p' + i));
+      const ids = Array.from({ length: per }, (_, j) => (round * 5 + k) * per + j);
+      return outbox.enqueue(ids.map((i) => payload(i, block))).then(() => ids.forEach((i) => say('E p' + i)));
     }));
     if (round % 3 !== 2) continue;
     const due = await outbox.due(1e15, 4, new Set());
@@ -101,27 +109,42 @@ const WRITER = `
   }`;
 
 /** Run the writer until it has acknowledged `atLeast` payloads, SIGKILL it, and return its lines. */
-async function runAndKill(dir: string, atLeast: number, window: number): Promise<string[]> {
-  const args = ['--import', 'tsx', '--input-type=module', '-e', WRITER, dir, String(window)];
+async function runAndKill(
+  dir: string,
+  atLeast: number,
+  window: number,
+  perEnqueue: number,
+): Promise<string[]> {
+  const args = [
+    '--import',
+    'tsx',
+    '--input-type=module',
+    '-e',
+    WRITER,
+    dir,
+    String(window),
+    String(perEnqueue),
+  ];
   const child = spawn(process.execPath, args, {
     cwd: process.cwd(),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // Listened for from the start, and never taken back: the kill below is sure to be seen.
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const lines: string[] = [];
   let partial = '';
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`writer exited by itself (${code})`)));
+  // Lines that arrive after there are enough are still kept: they were acknowledged too.
+  const enough = new Promise<void>((resolve) => {
     child.stdout.on('data', (chunk: Buffer) => {
       const parts = (partial + chunk.toString()).split('\n');
       partial = parts.pop()!;
       lines.push(...parts);
-      if (lines.filter((l) => l.startsWith('E ')).length >= atLeast) {
-        child.removeAllListeners('exit');
-        child.kill('SIGKILL');
-        resolve();
-      }
+      if (lines.filter((l) => l.startsWith('E ')).length >= atLeast) resolve();
     });
   });
-  await new Promise((r) => child.once('exit', r));
+  const first = await Promise.race([enough.then(() => 'enough' as const), exited]);
+  if (first !== 'enough') throw new Error(`writer exited by itself (${first})`);
+  child.kill('SIGKILL');
+  await exited;
   return lines;
 }
