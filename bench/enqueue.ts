@@ -17,9 +17,7 @@ import { openFsOutbox } from '../adapters/outbox/index.js';
 import type { NormalizedBlock } from '../core/chain/block.js';
 import { shapePayload } from '../core/payload/index.js';
 import type { OutgoingPayload } from '../core/ports/delivery-queue.js';
-import { normalizeBlock } from '../core/stacks-codec/normalize-block.js';
-import { ChainBuilder, TEST_KEYS, addressOf, events } from '../test/support/block-builder.js';
-import { stxTransfer, withEvents } from '../test/support/block-builder.js';
+import { ftTransferBlocks } from './support/ft-transfer-blocks.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,23 +29,6 @@ const { values: args } = parseArgs({
 const ROUNDS = Number(args.rounds);
 const PAYLOADS = Number(args.payloads);
 const BLOCKS = 30;
-const FT = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9.token-alex::alex';
-
-/** Blocks of one STX transfer that also moves `FT`, as `bench/live.ts` streams. */
-async function busyBlocks(count: number): Promise<NormalizedBlock[]> {
-  const chain = new ChainBuilder({ label: 'bench-enqueue' });
-  const bob = addressOf(TEST_KEYS.bob);
-  const tx = withEvents(
-    await stxTransfer({ recipient: bob, amount: 7n }),
-    events.ftTransfer({ asset: FT, sender: addressOf(TEST_KEYS.alice), recipient: bob, amount: 3n }),
-  );
-  return Array.from(
-    { length: count },
-    () =>
-      normalizeBlock(chain.next({ transactions: [tx] }), { network: 'mainnet', lookupAbi: () => undefined })
-        .block,
-  );
-}
 
 /** The payloads the live step queues for `block`: one per hook, each shaped around the shared block. */
 function payloadsOf(block: NormalizedBlock, at: number): OutgoingPayload[] {
@@ -77,7 +58,7 @@ function payloadsOf(block: NormalizedBlock, at: number): OutgoingPayload[] {
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
 
-const blocks = await busyBlocks(BLOCKS);
+const blocks = await ftTransferBlocks(BLOCKS, 'bench-enqueue');
 const load = loadavg();
 const wall: number[] = [];
 let cpuMs = 0;

@@ -17,20 +17,17 @@ import { execSync } from 'node:child_process';
 import { openFsOutbox } from '../adapters/outbox/index.js';
 import { openLowdbStore } from '../adapters/store-lowdb/index.js';
 import { PgHookRepository, PgOutbox, migrate, openDatabase } from '../adapters/store-postgres/index.js';
-import type { NormalizedBlock } from '../core/chain/block.js';
-import { normalizeBlock } from '../core/stacks-codec/normalize-block.js';
 import type { EventFilter } from '../core/hooks/definition.js';
 import { createHook } from '../core/hooks/lifecycle.js';
 import type { StoredHook } from '../core/hooks/record.js';
 import type { HookRepository } from '../core/ports/hook-repository.js';
 import type { DeliveryQueue } from '../core/ports/delivery-queue.js';
 import { LiveMatching } from '../core/use-cases/live-matching.js';
-import { ChainBuilder, TEST_KEYS, addressOf, events } from '../test/support/block-builder.js';
-import { stxTransfer, withEvents } from '../test/support/block-builder.js';
 import { sampleDefinition } from '../test/support/definitions.js';
 import type { HookDefinition } from '../core/hooks/definition.js';
 import { benchDatabaseAnswers, dropBenchSchema, freshBenchSchema } from './support/pg-schema.js';
 import { v1HookSet } from './support/v1-hooks.js';
+import { FT, ISSUER, ftTransferBlocks } from './support/ft-transfer-blocks.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -46,8 +43,6 @@ const { values: args } = parseArgs({
 });
 const BLOCKS = Number(args.blocks);
 const SIZES = args.sizes.split(',').map(Number);
-const FT = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9.token-alex::alex';
-const ISSUER = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9';
 
 type Store = {
   name: string;
@@ -120,22 +115,6 @@ function hookSet(count: number, matching: number): StoredHook[] {
     );
   }
   return out;
-}
-
-/** Normalized blocks, each with one STX transfer that also carries a transfer of `FT`. */
-async function busyBlocks(count: number): Promise<NormalizedBlock[]> {
-  const chain = new ChainBuilder({ label: 'bench-live' });
-  const bob = addressOf(TEST_KEYS.bob);
-  const tx = withEvents(
-    await stxTransfer({ recipient: bob, amount: 7n }),
-    events.ftTransfer({ asset: FT, sender: addressOf(TEST_KEYS.alice), recipient: bob, amount: 3n }),
-  );
-  return Array.from(
-    { length: count },
-    () =>
-      normalizeBlock(chain.next({ transactions: [tx] }), { network: 'mainnet', lookupAbi: () => undefined })
-        .block,
-  );
 }
 
 async function lowdbStore(): Promise<Store> {
@@ -213,7 +192,7 @@ async function measure(open: () => Promise<Store>, count: number, matching: numb
       { now: () => (now += 1000) },
       { network: 'mainnet', maxHooksPerOwner: Infinity, serverVersion: 'bench' },
     );
-    const blocks = await busyBlocks(BLOCKS + 2);
+    const blocks = await ftTransferBlocks(BLOCKS + 2, 'bench-live');
     let eventId = 0;
     for (const block of blocks.slice(0, 2))
       await live.chainUpdated({ eventId: ++eventId, rollback: [], apply: [block] });
