@@ -63,7 +63,8 @@ describe('the server log', function () {
         STACKHOOKS_LOG_FORMAT: 'json',
         STACKHOOKS_RETRY_SCHEDULE: '0,10ms,10ms',
       },
-      '"msg":"observer listening"',
+      // The observer starts first: the API is the one to wait for before the requests below.
+      '"msg":"api listening"',
     );
     const [observer] = await until(server, 'observer listening');
     const observerUrl = `http://127.0.0.1:${String(observer.port)}`;
