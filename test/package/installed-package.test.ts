@@ -1,8 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { firstCodeBlock } from '../support/markdown.js';
 import { startTestReceiver } from '../support/test-receiver.js';
@@ -80,18 +82,41 @@ export function indexAgreesWithReference(): void {
 }
 `;
 
+/**
+ * Copy the project's own files (those git tracks or would add) into `folder`, with this checkout's
+ * node_modules linked: packing there builds there, and never empties the dist/ of this checkout,
+ * which the dashboard's tests serve from while they run beside this one.
+ */
+async function copyProject(folder: string): Promise<void> {
+  const { stdout } = await promisify(execFile)(
+    'git',
+    ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+    { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
+  );
+  for (const file of stdout.split('\0')) {
+    // A tracked file deleted and not yet committed is listed, and has nothing to copy.
+    if (!file || !existsSync(join(ROOT, file))) continue;
+    await mkdir(dirname(join(folder, file)), { recursive: true });
+    await copyFile(join(ROOT, file), join(folder, file));
+  }
+  await symlink(join(ROOT, 'node_modules'), join(folder, 'node_modules'));
+}
+
 describe('the package installed from its tarball', function () {
   // Packing builds the package (tsc) and installing reads every dependency from the npm cache.
   this.timeout(240_000);
   let project: string;
+  let source: string;
   let version: string;
   let packedFiles: string[];
 
   before(async () => {
     project = await makeTempDir('stackhooks-package-');
+    source = await makeTempDir('stackhooks-source-');
+    await copyProject(source);
     version = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
     // Packing runs the build (prepare), as a publish or an install from git does.
-    const packed = await run(NPM_CLI, ['pack', '--json', '--pack-destination', project], ROOT);
+    const packed = await run(NPM_CLI, ['pack', '--json', '--pack-destination', project], source);
     expect(packed.code, packed.out).to.equal(0);
     const report = JSON.parse(packed.out.slice(packed.out.search(/^\[/m))) as {
       filename: string;
@@ -116,6 +141,7 @@ describe('the package installed from its tarball', function () {
 
   after(async () => {
     if (project) await rm(project, { recursive: true, force: true });
+    if (source) await rm(source, { recursive: true, force: true });
   });
 
   it('ships compiled JavaScript, declarations, the boot-contract ABIs, the spec, the migrations and the dashboard, and no sources or tests', async () => {
@@ -157,7 +183,7 @@ describe('the package installed from its tarball', function () {
   });
 
   it('builds its command line as an executable, so that a clone runs it through npx too', async () => {
-    expect((await stat(join(ROOT, 'dist/apps/cli/main.js'))).mode & 0o111).to.equal(0o111);
+    expect((await stat(join(source, 'dist/apps/cli/main.js'))).mode & 0o111).to.equal(0o111);
   });
 
   it('answers npx stackhooks --version with the package version', async () => {
