@@ -202,7 +202,9 @@ if (!available) {
         status = (await send(api.baseUrl, 'GET', '/chainhooks/v1')).body;
       }
       expect(second.output()).to.include('block processing active');
-      expect(status.archived_blocks).to.equal(100);
+      // Should a block be missing, what both ingest processes logged and the whole status tell where.
+      const story = `status ${JSON.stringify(status)}\nfirst:\n${first.output().slice(-4000)}\nsecond:\n${second.output().slice(-8000)}`;
+      expect(status.archived_blocks, story).to.equal(100);
       expect(status.chain_tip.block_height).to.equal(blocks[99].block_height);
     } finally {
       await stopAll(processes);
