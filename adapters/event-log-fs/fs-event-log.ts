@@ -249,8 +249,9 @@ export class FsEventLog implements EventLog {
 
   /** Record progress; the checkpoint file is replaced atomically (temp file, then rename). */
   markProcessed(id: number, note?: string): Promise<void> {
+    // A mark behind the last one leaves its note too: the note tells the state at the newest mark.
+    if (note !== undefined && id >= this.processed) this.note = note;
     this.processed = Math.max(this.processed, id);
-    if (note !== undefined) this.note = note;
     const processed = this.processed;
     const saved = this.note;
     this.checkpointWrite = this.checkpointWrite

@@ -89,10 +89,17 @@ export class PgEventLog implements EventLog {
     return rows[0].note ?? undefined;
   }
 
-  /** Record progress; the mark never moves back, and a mark without a note keeps the previous note. */
+  /**
+   * Record progress; the mark never moves back, and a mark without a note, or behind the stored one,
+   * keeps the stored note. (A processor that lost its lock may still have a mark in flight: landing
+   * late, it must not put its older state beside the newer mark.)
+   */
   async markProcessed(id: number, note?: string): Promise<void> {
+    // SET reads the row as it was, so the comparison is with the mark before this update.
     await this.#db.pool.query(
-      'UPDATE event_log_processed SET processed_id = GREATEST(processed_id, $1), note = COALESCE($2, note)',
+      `UPDATE event_log_processed
+       SET processed_id = GREATEST(processed_id, $1),
+           note = CASE WHEN $1 >= processed_id THEN COALESCE($2, note) ELSE note END`,
       [id, note ?? null],
     );
   }

@@ -50,6 +50,18 @@ export function eventLogContract(name: string, open: () => Promise<EventLogSubje
       expect(await again.append('/p', '{}', 9)).to.equal(4);
     });
 
+    it('keeps the note of the newest mark when an older mark comes after it', async () => {
+      for (let i = 0; i < 3; i++) await subject.log.append('/p', `{"i":${i}}`, i);
+      await subject.log.markProcessed(3, '{"tip":"0x03"}');
+      await subject.log.markProcessed(2, '{"tip":"0x02"}');
+      expect(await subject.log.processedId()).to.equal(3);
+      expect(await subject.log.processedNote()).to.equal('{"tip":"0x03"}');
+      const again = await subject.reopen();
+      expect(await again.processedNote()).to.equal('{"tip":"0x03"}');
+      await again.markProcessed(3, '{"tip":"0x03b"}');
+      expect(await again.processedNote()).to.equal('{"tip":"0x03b"}');
+    });
+
     it('tells its newest entry and the processed mark, also after a reopen', async () => {
       expect(await subject.log.position()).to.deep.equal({ newest: undefined, processed: 0 });
       await subject.log.append('/new_block', '{}', 100);
