@@ -1,5 +1,7 @@
 import pg from 'pg';
 import { schemaOf } from './database.js';
+import { ENQUEUE_LOCK } from './outbox-queue-writes.js';
+import { ARCHIVE_LOCK } from './pg-block-store.js';
 
 /** Any fixed number, apart from the other adapters': the first key of the ingest lock. */
 const INGEST_LOCK = 7_406_301;
@@ -74,6 +76,7 @@ export async function acquireIngestLock(url: string, options: IngestLockOptions 
       onWaiting?.();
       await waitForLock(client, server.toString(), key, signal);
     }
+    await awaitWritesInFlight(client, schema);
   } catch (err) {
     await client.end().catch(() => undefined);
     throw err;
@@ -97,6 +100,25 @@ export async function acquireIngestLock(url: string, options: IngestLockOptions 
       }
     },
   };
+}
+
+/**
+ * Wait for the archive write and the enqueue a previous holder may still have in flight. Its session
+ * lock ends with its connection, but a killed process's statements on its other connections run to
+ * their end: a new holder that read the archive's tip before such a commit landed would take a
+ * block's chain change as published when it was not. Taking each write lock once, in a transaction
+ * that ends at once, returns only when the writes holding them have committed or rolled back.
+ */
+async function awaitWritesInFlight(client: pg.Client, schema: string): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query(
+      'SELECT pg_advisory_xact_lock($1, hashtext($3)), pg_advisory_xact_lock($2, hashtext($3))',
+      [ARCHIVE_LOCK, ENQUEUE_LOCK, schema],
+    );
+  } finally {
+    await client.query('COMMIT');
+  }
 }
 
 /** Block in `pg_advisory_lock`; an abort cancels the waiting statement from a second connection. */

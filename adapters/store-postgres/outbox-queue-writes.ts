@@ -6,7 +6,7 @@ import { refsOf } from './outbox-rows.js';
 import type { SentBlocks } from './outbox-sent-blocks.js';
 
 /** Any fixed number: with the schema's hash it names the lock that orders enqueues. */
-const ENQUEUE_LOCK = 7_406_005;
+export const ENQUEUE_LOCK = 7_406_005;
 
 /**
  * One enqueue, redelivery or hook drop at a time per schema. Sequence values are then taken and

@@ -17,7 +17,7 @@ import type { Database } from './database.js';
 import { PgChainView, hashBytes, hashHex } from './pg-chain-view.js';
 
 /** Any fixed number, apart from the other adapters': the first key of the archive's write lock. */
-const ARCHIVE_LOCK = 7_406_201;
+export const ARCHIVE_LOCK = 7_406_201;
 
 type BodyRow = { body: string };
 

@@ -3,6 +3,9 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { acquireIngestLock, type IngestLock } from '../../../adapters/store-postgres/ingest-lock.js';
 import { isConnectionFailure } from '../../../adapters/store-postgres/connection-failure.js';
+import { schemaOf } from '../../../adapters/store-postgres/database.js';
+import { ENQUEUE_LOCK } from '../../../adapters/store-postgres/outbox-queue-writes.js';
+import { ARCHIVE_LOCK } from '../../../adapters/store-postgres/pg-block-store.js';
 import { freshSchemaUrl, postgresAvailable, TEST_DATABASE_URL } from '../../support/postgres.js';
 import { startTcpProxy } from '../../support/tcp-proxy.js';
 
@@ -69,6 +72,28 @@ if (!(await postgresAvailable())) {
       await first.release();
       held.push(await second);
     });
+
+    for (const [write, lock] of [
+      ['an archive write', ARCHIVE_LOCK],
+      ['an enqueue', ENQUEUE_LOCK],
+    ] as const) {
+      it(`is granted only once ${write} still in flight on another connection has ended`, async () => {
+        // What a killed holder leaves behind: its transaction, holding the write lock, on a connection
+        // of the pool the lock's own connection knows nothing of.
+        const writer = new pg.Client({ connectionString: TEST_DATABASE_URL });
+        await writer.connect();
+        try {
+          await writer.query('BEGIN');
+          await writer.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [lock, schemaOf(url)]);
+          const taking = acquireIngestLock(url);
+          expect(await settledWithin(taking, 500)).to.equal('pending');
+          await writer.query('COMMIT');
+          held.push(await taking);
+        } finally {
+          await writer.end();
+        }
+      });
+    }
 
     it('keeps schemas apart: a lock on another schema is granted at once', async () => {
       held.push(await acquireIngestLock(url));
