@@ -103,11 +103,13 @@ export async function acquireIngestLock(url: string, options: IngestLockOptions 
 }
 
 /**
- * Wait for the archive write and the enqueue a previous holder may still have in flight. Its session
- * lock ends with its connection, but a killed process's statements on its other connections run to
- * their end: a new holder that read the archive's tip before such a commit landed would take a
- * block's chain change as published when it was not. Taking each write lock once, in a transaction
- * that ends at once, returns only when the writes holding them have committed or rolled back.
+ * Wait for the writes of a block a previous holder may still have in flight: its archive write, its
+ * enqueue and its hooks' step. Its session lock ends with its connection, but a killed process's
+ * statements on its other connections run to their end: a new holder that read the archive's tip
+ * before such a commit landed would take a block's chain change as published when it was not, and
+ * one that read the live stream's progress before its step landed would count the block again.
+ * Taking each write's lock once, in a transaction that ends at once, returns only when the writes
+ * holding them have committed or rolled back.
  */
 async function awaitWritesInFlight(client: pg.Client, schema: string): Promise<void> {
   await client.query('BEGIN');
@@ -116,6 +118,13 @@ async function awaitWritesInFlight(client: pg.Client, schema: string): Promise<v
       'SELECT pg_advisory_xact_lock($1, hashtext($3)), pg_advisory_xact_lock($2, hashtext($3))',
       [ARCHIVE_LOCK, ENQUEUE_LOCK, schema],
     );
+    // The step locks the stream's one row; a schema not migrated yet has no step to wait for.
+    const { rows } = await client.query<{ present: boolean }>(
+      "SELECT to_regclass(format('%I.live_stream', $1::text)) IS NOT NULL AS present",
+      [schema],
+    );
+    // The name is a checked identifier (schemaOf), so it is quoted, not passed.
+    if (rows[0].present) await client.query(`SELECT 1 FROM "${schema}".live_stream FOR UPDATE`);
   } finally {
     await client.query('COMMIT');
   }

@@ -6,7 +6,12 @@ import { isConnectionFailure } from '../../../adapters/store-postgres/connection
 import { schemaOf } from '../../../adapters/store-postgres/database.js';
 import { ENQUEUE_LOCK } from '../../../adapters/store-postgres/outbox-queue-writes.js';
 import { ARCHIVE_LOCK } from '../../../adapters/store-postgres/pg-block-store.js';
-import { freshSchemaUrl, postgresAvailable, TEST_DATABASE_URL } from '../../support/postgres.js';
+import {
+  freshSchemaUrl,
+  openTestDatabase,
+  postgresAvailable,
+  TEST_DATABASE_URL,
+} from '../../support/postgres.js';
 import { startTcpProxy } from '../../support/tcp-proxy.js';
 
 /** The outcome of a promise after `ms`, without waiting for it any longer. */
@@ -94,6 +99,23 @@ if (!(await postgresAvailable())) {
         }
       });
     }
+
+    it('is granted only once a live step still in flight on another connection has ended', async () => {
+      const db = await openTestDatabase('ingest');
+      const step = await db.pool.connect();
+      try {
+        // The hooks' step of a killed holder's last block: the stream's row locked, not yet committed.
+        await step.query('BEGIN');
+        await step.query('SELECT * FROM live_stream FOR UPDATE');
+        const taking = acquireIngestLock(db.url);
+        expect(await settledWithin(taking, 500)).to.equal('pending');
+        await step.query('COMMIT');
+        held.push(await taking);
+      } finally {
+        step.release();
+        await db.drop();
+      }
+    });
 
     it('keeps schemas apart: a lock on another schema is granted at once', async () => {
       held.push(await acquireIngestLock(url));
