@@ -132,7 +132,7 @@ export class LowdbHookRepository implements HookRepository {
       const { updated, entries, result, definitions } = prepared;
       state.liveStream = advanceProgress(state.liveStream, step);
       updated.forEach((hook, i) => state.hooks.replaceAt(entries[i], hook, state.liveStream.evaluated));
-      const changed = step.blocks > 0 || updated.length > 0;
+      const changed = step.blocks > 0 || step.eventId !== undefined || updated.length > 0;
       return { result, hooks: changed ? updated : undefined, definitions };
     });
   }

@@ -123,7 +123,8 @@ export function hookShapeProblem(hook: unknown): string | undefined {
 export function isLiveProgress(value: unknown): value is LiveProgress {
   if (!isObject(value) || !Number.isSafeInteger(value.evaluated)) return false;
   const nullOrInteger = (field: unknown) => field === null || Number.isSafeInteger(field);
-  return nullOrInteger(value.last_height) && nullOrInteger(value.last_at);
+  const eventId = value.event_id === undefined || Number.isSafeInteger(value.event_id);
+  return nullOrInteger(value.last_height) && nullOrInteger(value.last_at) && eventId;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

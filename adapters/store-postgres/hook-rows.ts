@@ -29,7 +29,13 @@ export const LOCK_HOOKS = 'FOR UPDATE OF hooks';
 export const LISTING_ORDER = 'ORDER BY created_at_ms, uuid';
 
 /** The live stream's row; bigint columns arrive as strings. */
-export type ProgressRow = { evaluated: string; last_height: string | null; last_at: string | null };
+export type ProgressRow = {
+  evaluated: string;
+  last_height: string | null;
+  last_at: string | null;
+  /** Read only where the event matters (the progress on its own), so absent beside a hook. */
+  last_event_id?: string | null;
+};
 
 /** A hook row without the progress (as `HOOK_STATE_COLUMNS` and the definition read it). */
 export type StoredRow = {
@@ -55,6 +61,7 @@ export function progressOf(row: ProgressRow): LiveProgress {
     evaluated: Number(row.evaluated),
     last_height: row.last_height === null ? null : Number(row.last_height),
     last_at: row.last_at === null ? null : Number(row.last_at),
+    ...(row.last_event_id != null && { event_id: Number(row.last_event_id) }),
   };
 }
 

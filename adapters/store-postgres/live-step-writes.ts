@@ -72,11 +72,11 @@ export async function writeLiveStep(
     }
     await writeWhole(client, whole);
     if (narrow.length > 0) {
-      await writeOccurrences(client, narrow, step.blocks > 0 ? after : undefined);
+      await writeOccurrences(client, narrow, after !== before ? after : undefined);
       return written;
     }
   }
-  if (step.blocks > 0) await writeProgress(client, after);
+  if (after !== before) await writeProgress(client, after);
   return written;
 }
 
@@ -166,7 +166,7 @@ async function writeOccurrences(
        ON CONFLICT (uuid) DO UPDATE SET occurrence_count = excluded.occurrence_count,
          last_occurrence_at = excluded.last_occurrence_at,
          last_occurrence_block_height = excluded.last_occurrence_block_height)
-     UPDATE live_stream SET evaluated = $6, last_height = $7, last_at = $8 WHERE $5`,
+     UPDATE live_stream SET evaluated = $6, last_height = $7, last_at = $8, last_event_id = $9 WHERE $5`,
     [
       arrayLiteral(hooks.map((h) => h.uuid)),
       arrayLiteral(hooks.map((h) => h.count)),
@@ -176,14 +176,14 @@ async function writeOccurrences(
       after?.evaluated ?? null,
       after?.last_height ?? null,
       after?.last_at ?? null,
+      after?.event_id ?? null,
     ],
   );
 }
 
 async function writeProgress(client: pg.ClientBase, after: LiveProgress): Promise<void> {
-  await client.query('UPDATE live_stream SET evaluated = $1, last_height = $2, last_at = $3', [
-    after.evaluated,
-    after.last_height,
-    after.last_at,
-  ]);
+  await client.query(
+    'UPDATE live_stream SET evaluated = $1, last_height = $2, last_at = $3, last_event_id = $4',
+    [after.evaluated, after.last_height, after.last_at, after.event_id ?? null],
+  );
 }

@@ -192,7 +192,7 @@ export class PgHookRepository implements HookRepository {
   /** How far the live stream has come. */
   async liveProgress(): Promise<LiveProgress> {
     const { rows } = await this.db.pool.query<ProgressRow>(
-      'SELECT evaluated, last_height, last_at FROM live_stream',
+      'SELECT evaluated, last_height, last_at, last_event_id FROM live_stream',
     );
     return progressOf(rows[0]);
   }

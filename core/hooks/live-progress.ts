@@ -6,10 +6,19 @@ import { isResuming, type StoredHook } from './record.js';
  * height and time (unix seconds) of the last one. Every live hook evaluates every live block, so a
  * hook's evaluation counters are a position on this stream rather than a write per hook per block.
  */
-export type LiveProgress = { evaluated: number; last_height: number | null; last_at: number | null };
+export type LiveProgress = {
+  evaluated: number;
+  last_height: number | null;
+  last_at: number | null;
+  /** The raw event log entry the last step was for, when it named one. */
+  event_id?: number;
+};
 
-/** What one chain event adds to the stream: its live blocks, the top one's height, and when (unix seconds). */
-export type LiveStep = { blocks: number; height: number; at: number };
+/**
+ * What one chain event adds to the stream: its live blocks, the top one's height, and when (unix
+ * seconds); `eventId`, the raw event log entry of the event, when it has one.
+ */
+export type LiveStep = { blocks: number; height: number; at: number; eventId?: number };
 
 /** The progress of a stream that has evaluated nothing yet. */
 export const LIVE_STREAM_START: LiveProgress = Object.freeze({
@@ -23,10 +32,17 @@ export function isLive(hook: StoredHook): boolean {
   return hook.status.enabled && hook.status.status !== 'expired' && !isResuming(hook);
 }
 
-/** The progress once `step` is taken; a step of no blocks (a rollback alone) leaves it as it was. */
+/**
+ * The progress once `step` is taken: its blocks counted, and its event noted (a step without one
+ * forgets the last). A step of no blocks and no event (a rollback alone) leaves it as it was.
+ */
 export function advanceProgress(progress: LiveProgress, step: LiveStep): LiveProgress {
-  if (step.blocks <= 0) return progress;
-  return { evaluated: progress.evaluated + step.blocks, last_height: step.height, last_at: step.at };
+  if (step.blocks <= 0 && step.eventId === undefined) return progress;
+  const moved =
+    step.blocks > 0
+      ? { evaluated: progress.evaluated + step.blocks, last_height: step.height, last_at: step.at }
+      : { evaluated: progress.evaluated, last_height: progress.last_height, last_at: progress.last_at };
+  return step.eventId === undefined ? moved : { ...moved, event_id: step.eventId };
 }
 
 /**

@@ -6,6 +6,11 @@ export type ChainEvent = {
   eventId: number;
   rollback: NormalizedBlock[];
   apply: NormalizedBlock[];
+  /**
+   * Published again after a stop cut its processing off: the sink may hold some or all of what it
+   * did with it the first time (it was published under the same `eventId`).
+   */
+  republished?: boolean;
 };
 
 /** What a sink did with a chain change, for the block's log line and the metrics. */

@@ -198,7 +198,7 @@ export class BlockIngest {
       rollback: rollback.length,
       apply: apply.length,
     });
-    await this.sink.chainUpdated({ eventId: next.id, rollback, apply });
+    await this.sink.chainUpdated({ eventId: next.id, rollback, apply, republished: true });
   }
 
   // A body that cannot become a block is quarantined by the archiver with its reason and entry id,

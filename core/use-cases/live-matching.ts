@@ -6,7 +6,7 @@ import { matchedIndexes } from '../chainhook-v1/scope-matcher.js';
 import { queuedV1Body, shapeV1Payload } from '../chainhook-v1/shape-v1-payload.js';
 import { ExpirySchedule } from '../hooks/expiry-schedule.js';
 import { countLiveStep, rewindResume, toUnixSeconds } from '../hooks/lifecycle.js';
-import { isLive } from '../hooks/live-progress.js';
+import { isLive, type LiveStep } from '../hooks/live-progress.js';
 import { isResuming, type StoredHook } from '../hooks/record.js';
 import { HookIndex } from '../matching/index.js';
 import { shapePayload, type BlockMatch } from '../payload/index.js';
@@ -72,6 +72,8 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
    * store shows it expired meanwhile).
    */
   private earliestExpiry = 1;
+  /** The raw event log entry of the last step stored, as the store told at the load and since. */
+  private lastStepEvent: number | undefined;
   private loaded: Promise<void> | undefined;
   /** Set when what this process keeps may be out of date: reloaded before the next chain event. */
   private stale = false;
@@ -320,8 +322,16 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
     now: number,
     queued: Promise<void> | undefined,
   ): Promise<void> {
+    // A change published again whose step the store holds already (the stop came after the step
+    // was stored and before its entry was marked processed): its blocks were counted once.
+    if (event.republished && event.eventId > 0 && event.eventId === this.lastStepEvent) return;
     const heights = event.apply.map((b) => b.block_identifier.index);
-    const step = { blocks: heights.length, height: heights.at(-1) ?? 0, at: toUnixSeconds(now) };
+    const step: LiveStep = {
+      blocks: heights.length,
+      height: heights.at(-1) ?? 0,
+      at: toUnixSeconds(now),
+      ...(event.eventId > 0 && { eventId: event.eventId }),
+    };
     const target = this.position + step.blocks;
     const reorgAt =
       event.rollback.length > 0
@@ -354,6 +364,7 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
         queued,
       );
       this.position = target;
+      this.lastStepEvent = step.eventId;
       for (const hook of changed) if (!told.has(hook.uuid)) this.keep(hook.uuid, hook);
     } finally {
       this.toldDuringStep = undefined;
@@ -365,6 +376,7 @@ export class LiveMatching implements ChainUpdateSink, HookChangeListener {
     this.loaded ??= Promise.all([this.hooks.liveProgress(), this.hooks.listAll()]).then(
       ([progress, all]) => {
         this.position = progress.evaluated;
+        this.lastStepEvent = progress.event_id;
         this.earliestExpiry = this.position + 1;
         // Hooks told of before the load were scheduled without the position: schedule them again.
         const told = [...this.live.values()];

@@ -138,4 +138,33 @@ export function liveStreamCases(current: () => HookRepositorySubject): void {
     expect(await shown(reopened, early)).to.include({ evaluated_block_count: 4 });
     expect(await shown(reopened, late)).to.include({ evaluated_block_count: 1 });
   });
+
+  it('keeps the event of the last step with the progress, across reopening the store', async () => {
+    const hook = newHook();
+    await repo.insert(hook, 10);
+    await repo.recordLiveStep({ ...step(1, 5), eventId: 41 }, [], () => undefined);
+    expect(await repo.liveProgress()).to.deep.equal({
+      evaluated: 1,
+      last_height: 5,
+      last_at: 50,
+      event_id: 41,
+    });
+    // A rollback alone moves no block, yet is the last step: its event is noted.
+    await repo.recordLiveStep({ blocks: 0, height: 0, at: 60, eventId: 42 }, [hook.uuid], (h) => h);
+    const reopened = await current().reopen!();
+    expect(await reopened.liveProgress()).to.deep.equal({
+      evaluated: 1,
+      last_height: 5,
+      last_at: 50,
+      event_id: 42,
+    });
+  });
+
+  it('forgets the event of the last step once a step names none', async () => {
+    await repo.recordLiveStep({ ...step(1, 5), eventId: 41 }, [], () => undefined);
+    await repo.recordLiveStep(step(1, 6), [], () => undefined);
+    expect(await repo.liveProgress()).to.deep.equal({ evaluated: 2, last_height: 6, last_at: 60 });
+    const reopened = await current().reopen!();
+    expect(await reopened.liveProgress()).to.deep.equal({ evaluated: 2, last_height: 6, last_at: 60 });
+  });
 }
