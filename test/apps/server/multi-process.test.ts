@@ -173,6 +173,19 @@ if (!available) {
     try {
       const api = await spawnServer({ ...common, ROLE: 'api' });
       processes.push(api);
+      // A hook every block matches (no worker runs, so nothing is sent): its counters show each
+      // block counted once across the takeover.
+      const registered = await send(api.baseUrl, 'POST', '/chainhooks/me', {
+        key,
+        body: JSON.stringify(
+          sampleDefinition({
+            filters: { events: [{ type: 'stx_event' }] },
+            action: { type: 'http_post', url: 'https://example.com/hooks' },
+            options: { enable_on_registration: true },
+          }),
+        ),
+      });
+      expect(registered.status, JSON.stringify(registered.body)).to.equal(200);
       const first = await spawnServer(
         { ...common, ROLE: 'ingest', STACKHOOKS_OBSERVER_PORT: portA },
         '"msg":"block processing active"',
@@ -197,7 +210,8 @@ if (!available) {
       await postBlocks(portB, blocks.slice(50));
       const deadline = Date.now() + 60_000;
       let status = (await send(api.baseUrl, 'GET', '/chainhooks/v1')).body;
-      while (status.archived_blocks < 100 && Date.now() < deadline) {
+      // Archived first, counted and marked processed after: wait for the mark too.
+      while ((status.archived_blocks < 100 || status.ingest.entries_behind > 0) && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 200));
         status = (await send(api.baseUrl, 'GET', '/chainhooks/v1')).body;
       }
@@ -206,6 +220,9 @@ if (!available) {
       const story = `status ${JSON.stringify(status)}\nfirst:\n${first.output().slice(-4000)}\nsecond:\n${second.output().slice(-8000)}`;
       expect(status.archived_blocks, story).to.equal(100);
       expect(status.chain_tip.block_height).to.equal(blocks[99].block_height);
+      const hook = (await send(api.baseUrl, 'GET', `/chainhooks/me/${registered.body.uuid}`, { key })).body;
+      expect(hook.status.evaluated_block_count, story).to.equal(100);
+      expect(hook.status.occurrence_count, story).to.equal(100);
     } finally {
       await stopAll(processes);
       await dropSchema(url);
