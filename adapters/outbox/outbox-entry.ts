@@ -55,27 +55,13 @@ export class MetaCopies {
 
   /** The metadata of `payload`, its block lists shared with the last copy's where they are the same. */
   copy(payload: OutgoingPayload): PayloadMeta {
+    const meta = metaOf(payload);
     const last = this.last;
-    const meta: PayloadMeta = {
-      id: payload.id,
-      hook_uuid: payload.hook_uuid,
-      owner: payload.owner,
-      url: payload.url,
-      kind: payload.kind,
-      apply:
-        last !== undefined && sameApplied(payload.apply, last.apply)
-          ? last.apply
-          : payload.apply.map((ref) => ({
-              index: ref.index,
-              hash: ref.hash,
-              tx_indexes: [...ref.tx_indexes],
-            })),
-      rollback:
-        last !== undefined && sameBlocks(payload.rollback, last.rollback)
-          ? last.rollback
-          : payload.rollback.map((ref) => ({ index: ref.index, hash: ref.hash })),
-      created_at: payload.created_at,
-    };
+    if (last !== undefined) {
+      // The fresh lists are dropped at once, so only the shared ones are kept.
+      if (sameApplied(meta.apply, last.apply)) meta.apply = last.apply;
+      if (sameBlocks(meta.rollback, last.rollback)) meta.rollback = last.rollback;
+    }
     this.last = meta;
     return meta;
   }
