@@ -3,6 +3,7 @@ import { advanceProgress, type LiveProgress, type LiveStep } from '../../core/ho
 import type { HookStatus, StoredHook } from '../../core/hooks/record.js';
 import { arrayLiteral } from './array-literal.js';
 import type { DefinitionCache } from './definition-cache.js';
+import type { StepRowCache, StepRowState } from './step-row-cache.js';
 import {
   HOOK_STATE_COLUMNS,
   HOOKS_WITH_OCCURRENCES,
@@ -25,6 +26,9 @@ const OCCURRENCE_FIELDS: ReadonlySet<string> = new Set([
   'last_occurrence_block_height',
 ]);
 
+/** What a live step keeps of the rows it read and wrote, for the next step. */
+export type StepReads = { definitions: DefinitionCache; rows: StepRowCache };
+
 /** A hook whose only change is its occurrences, written beside its row. */
 type Occurrences = { uuid: string; count: number; at: number | null; height: number | null };
 
@@ -41,7 +45,7 @@ export async function writeLiveStep(
   step: LiveStep,
   uuids: readonly string[],
   change: (hook: StoredHook) => StoredHook | undefined,
-  definitions: DefinitionCache,
+  reads: StepReads,
 ): Promise<StoredHook[]> {
   // Locked first, so the hooks below are read as of the progress before this step.
   const { rows: progress } = await client.query<ProgressRow>(
@@ -51,7 +55,7 @@ export async function writeLiveStep(
   const after = advanceProgress(before, step);
   const written: StoredHook[] = [];
   if (uuids.length > 0) {
-    const rows = await readLocked(client, uuids, definitions);
+    const rows = await readLocked(client, uuids, reads);
     const narrow: Occurrences[] = [];
     const whole: WholeWrite[] = [];
     for (const row of rows) {
@@ -68,11 +72,12 @@ export async function writeLiveStep(
         const hook = asStored(row, next);
         whole.push({ hook, liveBase: after.evaluated, sameDefinition });
         written.push(hook);
+        reads.rows.forget(hook.uuid);
       }
     }
     await writeWhole(client, whole);
     if (narrow.length > 0) {
-      await writeOccurrences(client, narrow, after !== before ? after : undefined);
+      await writeOccurrences(client, narrow, after !== before ? after : undefined, reads.rows);
       return written;
     }
   }
@@ -82,20 +87,41 @@ export async function writeLiveStep(
 
 /**
  * The named hooks, locked, in the listing order. The progress is known already, so the hooks are
- * read alone (and planned as the few rows they are); definitions are read only for rows written
- * since `definitions` took theirs, in a second statement on rows this transaction has locked.
+ * read alone (and planned as the few rows they are). The locking read returns only each hook's row
+ * versions: a hook's state is read (in a second statement, on rows this transaction has locked)
+ * only when `reads` does not hold it at those versions, and its definition only when `reads` does
+ * not hold the one of its row's version.
  */
 async function readLocked(
   client: pg.ClientBase,
   uuids: readonly string[],
-  definitions: DefinitionCache,
+  reads: StepReads,
 ): Promise<StoredRow[]> {
-  const { rows } = await client.query<Omit<StoredRow, 'definition'> & { version: string }>(
-    `SELECT ${HOOK_STATE_COLUMNS}, hooks.xmin || ':' || hooks.ctid AS version FROM ${HOOKS_WITH_OCCURRENCES}
+  const { rows: versions } = await client.query<{ uuid: string } & RowVersions>(
+    `SELECT uuid, ${VERSION_COLUMNS} FROM ${HOOKS_WITH_OCCURRENCES}
      WHERE uuid = ANY ($1::text[]) ${LISTING_ORDER} ${LOCK_HOOKS}`,
     [arrayLiteral([...new Set(uuids)])],
   );
-  const read = rows.map((row) => ({ ...row, definition: definitions.get(row.uuid, row.version)! }));
+  const states = versions.map(({ uuid, version, o_version }) => reads.rows.get(uuid, version, o_version));
+  const unknown = versions.filter((_, i) => states[i] === undefined);
+  if (unknown.length > 0) {
+    const { rows } = await client.query<StepRowState & RowVersions>(
+      `SELECT ${HOOK_STATE_COLUMNS}, ${VERSION_COLUMNS} FROM ${HOOKS_WITH_OCCURRENCES}
+       WHERE uuid = ANY ($1::text[])`,
+      [arrayLiteral(unknown.map((row) => row.uuid))],
+    );
+    const byUuid = new Map(rows.map((row) => [row.uuid, row]));
+    versions.forEach((row, i) => {
+      if (states[i] !== undefined) return;
+      const { version, o_version, ...state } = byUuid.get(row.uuid)!;
+      // The versions this read saw; the locks keep them from moving since the first read.
+      reads.rows.set(row.uuid, version, o_version, state);
+      states[i] = state;
+    });
+  }
+  const read = versions.map(({ uuid, version }, i) =>
+    Object.assign(states[i]!, { definition: reads.definitions.get(uuid, version)!, version }),
+  );
   const missing = read.filter((row) => row.definition === undefined);
   if (missing.length > 0) {
     const fetched = await client.query<Pick<StoredRow, 'uuid' | 'definition'>>(
@@ -105,11 +131,15 @@ async function readLocked(
     const byUuid = new Map(fetched.rows.map((row) => [row.uuid, row.definition]));
     for (const row of missing) {
       row.definition = byUuid.get(row.uuid)!;
-      definitions.set(row.uuid, row.version, row.definition);
+      reads.definitions.set(row.uuid, row.version, row.definition);
     }
   }
   return read;
 }
+
+/** A hook row's version and its occurrences row's (null when it has none). */
+type RowVersions = { version: string; o_version: string | null };
+const VERSION_COLUMNS = `hooks.xmin || ':' || hooks.ctid AS version, o.xmin || ':' || o.ctid AS o_version`;
 
 /**
  * The occurrences of `next` when they are all it changes from `unwritten` (the hook as a read after
@@ -152,21 +182,26 @@ function isCountOrNull(value: unknown): value is number | null {
 
 /**
  * Store the occurrences beside their hooks' rows (locked by the caller), and the progress `after`
- * when given, in one statement: one round trip for what most steps write.
+ * when given, in one statement: one round trip for what most steps write. The new occurrence rows'
+ * versions are noted in `rows`, so the next step need not read back what this one wrote.
  */
 async function writeOccurrences(
   client: pg.ClientBase,
   hooks: readonly Occurrences[],
   after: LiveProgress | undefined,
+  rows: StepRowCache,
 ): Promise<void> {
-  await client.query(
+  const { rows: counted } = await client.query<{ uuid: string; o_version: string }>(
     `WITH counted AS (
        INSERT INTO hook_occurrences AS o (uuid, occurrence_count, last_occurrence_at, last_occurrence_block_height)
        SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[])
        ON CONFLICT (uuid) DO UPDATE SET occurrence_count = excluded.occurrence_count,
          last_occurrence_at = excluded.last_occurrence_at,
-         last_occurrence_block_height = excluded.last_occurrence_block_height)
-     UPDATE live_stream SET evaluated = $6, last_height = $7, last_at = $8, last_event_id = $9 WHERE $5`,
+         last_occurrence_block_height = excluded.last_occurrence_block_height
+       RETURNING o.uuid, o.xmin || ':' || o.ctid AS o_version),
+     moved AS (
+       UPDATE live_stream SET evaluated = $6, last_height = $7, last_at = $8, last_event_id = $9 WHERE $5)
+     SELECT uuid, o_version FROM counted`,
     [
       arrayLiteral(hooks.map((h) => h.uuid)),
       arrayLiteral(hooks.map((h) => h.count)),
@@ -179,6 +214,11 @@ async function writeOccurrences(
       after?.event_id ?? null,
     ],
   );
+  const byUuid = new Map(hooks.map((h) => [h.uuid, h]));
+  for (const { uuid, o_version } of counted) {
+    const { count, at, height } = byUuid.get(uuid)!;
+    rows.counted(uuid, o_version, count, at, height);
+  }
 }
 
 async function writeProgress(client: pg.ClientBase, after: LiveProgress): Promise<void> {

@@ -24,6 +24,7 @@ import {
   type ProgressRow,
 } from './hook-rows.js';
 import { writeLiveStep } from './live-step-writes.js';
+import { StepRowCache } from './step-row-cache.js';
 
 /** The SQLSTATE `insert_hook` refuses an insert with when the owner is over the limit. */
 const OVER_LIMIT = 'SH403';
@@ -37,6 +38,7 @@ const OVER_LIMIT = 'SH403';
 export class PgHookRepository implements HookRepository {
   /** Definitions live steps read, reused while their hook rows stay unwritten. */
   readonly #definitions = new DefinitionCache();
+  readonly #stepRows = new StepRowCache();
   /** Keeps the table's pages all-visible, which deep pages of a listing need (see HookVacuum). */
   readonly #vacuum: HookVacuum;
 
@@ -214,7 +216,7 @@ export class PgHookRepository implements HookRepository {
     // crash (the chain event is processed again, but a hook it expired is no longer matched).
     await after;
     const written = await this.db.transaction((client) =>
-      writeLiveStep(client, step, uuids, change, this.#definitions),
+      writeLiveStep(client, step, uuids, change, { definitions: this.#definitions, rows: this.#stepRows }),
     );
     // Most of these changed only their occurrence rows, so this counts high: a vacuum of pages
     // that stayed all-visible reads little more than the visibility map.
@@ -230,6 +232,7 @@ export class PgHookRepository implements HookRepository {
     ]);
     if (rowCount !== 1) return false;
     this.#definitions.forget(uuid);
+    this.#stepRows.forget(uuid);
     this.#vacuum.written(1);
     return true;
   }

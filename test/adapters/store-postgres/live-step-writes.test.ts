@@ -12,6 +12,11 @@ function sentAt(height: number) {
   return (hook: StoredHook) => countLiveStep(hook, [height], height, NOW_MS);
 }
 
+/** A live step of one block at `height`, at the time `sentAt` counts the occurrence at. */
+function block(height: number) {
+  return { blocks: 1, height, at: NOW_MS / 1000 };
+}
+
 /** An enabled hook, as the live stream matches it. */
 function liveHook(owner = 'alice', options: StoredHook['definition']['options'] = {}): StoredHook {
   const hook = newHook(owner);
@@ -34,6 +39,27 @@ async function storedRow(db: Database, uuid: string) {
     [uuid],
   );
   return rows[0];
+}
+
+/** A live hook stored, and counted by a step of block 1, so the repository holds its rows as that step left them. */
+async function steppedHook(repo: PgHookRepository): Promise<StoredHook> {
+  const hook = liveHook();
+  await repo.insert(hook, 10);
+  await repo.recordLiveStep(block(1), [hook.uuid], sentAt(1));
+  return hook;
+}
+
+/** Run `work` with a repository of a second process on the same database, closed after. */
+async function withSecondProcess(
+  url: string,
+  work: (second: PgHookRepository) => Promise<void>,
+): Promise<void> {
+  const other = await openDatabase(url);
+  try {
+    await work(new PgHookRepository(other));
+  } finally {
+    await other.close();
+  }
 }
 
 if (!(await postgresAvailable())) {
@@ -132,9 +158,7 @@ if (!(await postgresAvailable())) {
     });
 
     it('keeps every occurrence when live steps and updates from two processes interleave', async () => {
-      const other = await openDatabase(db.url);
-      try {
-        const second = new PgHookRepository(other);
+      await withSecondProcess(db.url, async (second) => {
         const hook = liveHook();
         await repo.insert(hook, 10);
         await Promise.all(
@@ -148,14 +172,11 @@ if (!(await postgresAvailable())) {
           occurrence_count: 40,
           evaluated_block_count: 20,
         });
-      } finally {
-        await other.close();
-      }
+      });
     });
 
     it('gives a step the definition another process wrote since the last step read it', async () => {
-      const other = await openDatabase(db.url);
-      try {
+      await withSecondProcess(db.url, async (second) => {
         const hook = liveHook();
         await repo.insert(hook, 10);
         const seen: string[] = [];
@@ -164,7 +185,7 @@ if (!(await postgresAvailable())) {
           countOccurrence(latest)
         );
         await repo.recordLiveStep({ blocks: 1, height: 1, at: 1 }, [hook.uuid], recordName);
-        await new PgHookRepository(other).update('alice', hook.uuid, (latest) => ({
+        await second.update('alice', hook.uuid, (latest) => ({
           ...latest,
           definition: { ...latest.definition, name: 'renamed' },
         }));
@@ -172,9 +193,121 @@ if (!(await postgresAvailable())) {
         await repo.recordLiveStep({ blocks: 1, height: 3, at: 1 }, [hook.uuid], recordName);
         expect(seen).to.deep.equal([hook.definition.name, 'renamed', 'renamed']);
         expect((await repo.get('alice', hook.uuid))!.definition.name).to.equal('renamed');
-      } finally {
-        await other.close();
-      }
+      });
+    });
+
+    it('counts on from the occurrences another process’s step wrote since its own last step', async () => {
+      await withSecondProcess(db.url, async (second) => {
+        const hook = await steppedHook(repo);
+        await second.recordLiveStep(block(2), [hook.uuid], sentAt(2));
+        await repo.recordLiveStep(block(3), [hook.uuid], sentAt(3));
+        expect((await repo.get('alice', hook.uuid))!.status).to.include({
+          occurrence_count: 3,
+          evaluated_block_count: 3,
+        });
+      });
+    });
+
+    it('sees a hook another process disabled since its own last step', async () => {
+      await withSecondProcess(db.url, async (second) => {
+        const hook = await steppedHook(repo);
+        await second.update('alice', hook.uuid, (latest) => ({
+          ...latest,
+          status: { ...latest.status, enabled: false },
+        }));
+        const changed = await repo.recordLiveStep(block(2), [hook.uuid], sentAt(2));
+        expect(changed[0].status).to.include({ enabled: false, occurrence_count: 1 });
+        expect((await repo.get('alice', hook.uuid))!.status).to.include({
+          enabled: false,
+          occurrence_count: 1,
+        });
+      });
+    });
+
+    it('reads a hook again whose row was written past the repository, its occurrences left as they were', async () => {
+      const hook = await steppedHook(repo);
+      await db.pool.query(
+        `UPDATE hooks SET status = jsonb_set(status, '{enabled}', 'false') WHERE uuid = $1`,
+        [hook.uuid],
+      );
+      await repo.recordLiveStep(block(2), [hook.uuid], sentAt(2));
+      expect((await repo.get('alice', hook.uuid))!.status).to.include({
+        enabled: false,
+        occurrence_count: 1,
+      });
+    });
+
+    it('hands a step hooks it may edit without changing what the next step is given', async () => {
+      const hook = liveHook();
+      await repo.insert(hook, 10);
+      const edit = (latest: StoredHook) => {
+        latest.status.occurrence_count = 99;
+        latest.status.enabled = false;
+        return undefined;
+      };
+      // Steps of no block, so the hook is given as its row holds it, and then as kept from that read.
+      await repo.recordLiveStep({ blocks: 0, height: 0, at: 1 }, [hook.uuid], edit);
+      await repo.recordLiveStep({ blocks: 0, height: 0, at: 1 }, [hook.uuid], edit);
+      await repo.recordLiveStep(block(1), [hook.uuid], sentAt(1));
+      expect((await repo.get('alice', hook.uuid))!.status).to.include({ enabled: true, occurrence_count: 1 });
+    });
+
+    it('counts from what was committed after a step whose transaction rolled back', async () => {
+      let failCommit = false;
+      const failing: Database = {
+        ...db,
+        transaction: (work) =>
+          db.transaction(async (client) => {
+            const result = await work(client);
+            if (failCommit) throw new Error('the commit was lost');
+            return result;
+          }),
+      };
+      const steps = new PgHookRepository(failing);
+      const hook = liveHook();
+      await steps.insert(hook, 10);
+      await steps.recordLiveStep(block(1), [hook.uuid], sentAt(1));
+      failCommit = true;
+      const lost = await steps.recordLiveStep(block(2), [hook.uuid], sentAt(2)).then(
+        () => undefined,
+        (err: Error) => err.message,
+      );
+      expect(lost).to.equal('the commit was lost');
+      failCommit = false;
+      await steps.recordLiveStep(block(2), [hook.uuid], sentAt(2));
+      expect((await steps.get('alice', hook.uuid))!.status).to.include({
+        occurrence_count: 2,
+        evaluated_block_count: 2,
+      });
+    });
+
+    it('reads only the row versions of hooks whose rows the step before read or wrote', async () => {
+      const statements: string[] = [];
+      const watched: Database = {
+        ...db,
+        transaction: (work) =>
+          db.transaction((client) => {
+            const query = client.query.bind(client) as (text: string, values?: unknown[]) => unknown;
+            const recording = (text: string, values?: unknown[]) => (
+              statements.push(text),
+              query(text, values)
+            );
+            return work(Object.assign(Object.create(client), { query: recording }) as typeof client);
+          }),
+      };
+      const steps = new PgHookRepository(watched);
+      const hooks = [liveHook(), liveHook()];
+      for (const hook of hooks) await steps.insert(hook, 10);
+      const uuids = hooks.map((hook) => hook.uuid);
+      await steps.recordLiveStep(block(1), uuids, sentAt(1));
+      const firstStep = statements.splice(0);
+      await steps.recordLiveStep(block(2), uuids, sentAt(2));
+      const readsState = (text: string) => /\bstatus\b/.test(text) && /^\s*SELECT/i.test(text);
+      expect(firstStep.filter(readsState)).to.have.length(1);
+      expect(statements.filter(readsState)).to.deep.equal([]);
+      const shown = await steps.getByUuids(uuids);
+      for (const hook of shown)
+        expect(hook.status).to.include({ occurrence_count: 2, evaluated_block_count: 2 });
     });
 
     it('forgets a hook’s counted occurrences with the hook', async () => {
