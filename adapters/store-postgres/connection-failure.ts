@@ -41,6 +41,32 @@ export function isConnectionFailure(err: unknown): boolean {
   return Array.isArray(errors) && errors.length > 0 && errors.every(isConnectionFailure);
 }
 
+/**
+ * SQLSTATEs of a statement the server could not complete now, on a connection that is fine: the
+ * same call may succeed later. A transaction rolled back for a serialization failure or a deadlock
+ * (40001, 40P01), a lock not had in time (55P03), a statement cancelled by a timeout or an
+ * administrator (57014), a server short of resources (class 53: a full disk 53100, no memory
+ * 53200, a configured limit 53400), and an I/O error of the server's own (58000, 58030).
+ */
+const BUSY_CODES = new Set([
+  '40001',
+  '40P01',
+  '55P03',
+  '57014',
+  '53000',
+  '53100',
+  '53200',
+  '53400',
+  '58000',
+  '58030',
+]);
+
+/** Whether a statement failed for the server's state, not its own: a retry later may succeed. */
+function isServerBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && BUSY_CODES.has(code);
+}
+
 /** A short, one-line account of a database error for logs (never sent to API clients). */
 export function describeDatabaseError(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
@@ -50,12 +76,21 @@ export function describeDatabaseError(err: unknown): string {
 }
 
 /**
- * The failure a caller of the store sees: a lost or refused connection becomes `storeUnavailable`
- * (the API answers 503 with Retry-After, the observer 503, block processing retries), keeping the
- * driver's error as its cause for logs; any other error is passed on as it is.
+ * The failure a caller of the store sees: a lost or refused connection, or a statement the server
+ * could not complete now (a full disk, a deadlock, a cancelled statement), becomes
+ * `storeUnavailable` (the API answers 503 with Retry-After, the observer 503, block processing
+ * retries: nothing is given up for it), keeping the driver's error as its cause for logs; any
+ * other error is passed on as it is.
  */
 export function asStoreFailure(err: unknown): unknown {
-  if (err instanceof StackhooksError || !isConnectionFailure(err)) return err;
-  const failure = storeUnavailable('the database cannot be reached');
-  return Object.assign(failure, { cause: err });
+  if (err instanceof StackhooksError) return err;
+  let reason: string;
+  if (isConnectionFailure(err)) reason = 'the database cannot be reached';
+  else if (isServerBusy(err))
+    reason =
+      (err as { code: string }).code === '53100'
+        ? 'the database has no disk space left'
+        : 'the database could not complete the request now';
+  else return err;
+  return Object.assign(storeUnavailable(reason), { cause: err });
 }

@@ -131,6 +131,48 @@ if (!(await postgresAvailable())) {
       expect((await store.pool.query('SELECT n FROM t')).rows).to.deep.equal([{ n: 7 }]);
     });
 
+    it('turns a statement the server cancelled, or a deadlock, into a 503-kind store failure and goes on', async () => {
+      const store = await openThroughProxy();
+      await store.pool.query('INSERT INTO t VALUES (1), (2)');
+      const cancelled = await rejection(
+        store.transaction(async (client) => {
+          await client.query("SET LOCAL statement_timeout = '50ms'");
+          await client.query('SELECT pg_sleep(5)');
+        }),
+      );
+      expect(cancelled).to.be.instanceOf(StackhooksError).and.include({ code: 'unavailable' });
+      expect(((cancelled as Error).cause as { code?: string }).code).to.equal('57014');
+
+      // Two transactions take the same two rows' locks in opposite orders, each holding its first
+      // before the other asks for it: the server ends one of them.
+      let holdsOne: () => void = () => undefined;
+      let holdsTwo: () => void = () => undefined;
+      const oneHeld = new Promise<void>((resolve) => (holdsOne = resolve));
+      const twoHeld = new Promise<void>((resolve) => (holdsTwo = resolve));
+      const touch = 'UPDATE t SET n = n WHERE n = $1';
+      const outcomes = await Promise.allSettled([
+        store.transaction(async (client) => {
+          await client.query(touch, [1]);
+          holdsOne();
+          await twoHeld;
+          await client.query(touch, [2]);
+        }),
+        oneHeld.then(() =>
+          store.transaction(async (client) => {
+            await client.query(touch, [2]);
+            holdsTwo();
+            await client.query(touch, [1]);
+          }),
+        ),
+      ]);
+      const failed = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+      expect(failed).to.have.length(1);
+      expect(failed[0].reason).to.be.instanceOf(StackhooksError).and.include({ code: 'unavailable' });
+      expect((failed[0].reason.cause as { code?: string }).code).to.equal('40P01');
+      expect((await store.pool.query('SELECT count(*)::int AS n FROM t')).rows).to.deep.equal([{ n: 2 }]);
+      expect(events).to.deep.equal([]);
+    });
+
     it('passes statement errors on as they are', async () => {
       const store = await openThroughProxy();
       const err = await rejection(store.pool.query('SELECT * FROM no_such_table'));
