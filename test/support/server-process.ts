@@ -63,6 +63,7 @@ export async function spawnServer(
   child.stderr?.on('data', take);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
+  const apiListening = new RegExp(`"port":${port},[^\n]*"msg":"api listening"`);
   const deadline = Date.now() + 45_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output}`);
@@ -71,7 +72,9 @@ export async function spawnServer(
     } else {
       try {
         const res = await fetch(`${baseUrl}/chainhooks/v1`);
-        if (res.ok) break;
+        // Ours only once this child says it listens there: a port found free may be taken by
+        // another test's server before this one binds it, and that one answers too.
+        if (res.ok && apiListening.test(output)) break;
       } catch {
         // not listening yet
       }
