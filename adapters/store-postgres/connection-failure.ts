@@ -1,7 +1,13 @@
 import { storeUnavailable, StackhooksError } from '../../core/hooks/errors.js';
 
-/** Socket errors that mean the server is not there (yet, or any more), not that a statement failed. */
+/**
+ * Socket errors that mean the server is not there (yet, or any more), or that this process cannot
+ * open a connection now (no local port or file descriptor left), not that a statement failed.
+ */
 const NETWORK_CODES = new Set([
+  'EADDRNOTAVAIL',
+  'EMFILE',
+  'ENFILE',
   'ECONNREFUSED',
   'ECONNRESET',
   'ECONNABORTED',

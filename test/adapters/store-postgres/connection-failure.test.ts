@@ -33,12 +33,13 @@ describe('asStoreFailure', () => {
     expect((asStoreFailure(serverError('53100')) as Error).message).to.include('no disk space left');
   });
 
-  it('says the database cannot be reached for a lost connection', () => {
-    const failure = asStoreFailure(
-      Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
-    );
-    expect((failure as Error).message).to.include('cannot be reached');
-  });
+  for (const code of ['ECONNREFUSED', 'EADDRNOTAVAIL', 'EMFILE']) {
+    it(`says the database cannot be reached when a connection fails with ${code}`, () => {
+      const failure = asStoreFailure(Object.assign(new Error(`connect ${code}`), { code }));
+      expect(failure).to.be.instanceOf(StackhooksError).and.include({ code: 'unavailable' });
+      expect((failure as Error).message).to.include('cannot be reached');
+    });
+  }
 
   for (const code of ['42P01', '23505', '22P02', 'XX000', 'SH403']) {
     it(`passes SQLSTATE ${code}, an error of the statement itself, on as it is`, () => {
