@@ -218,6 +218,9 @@ if (!available) {
       expect(second.output()).to.include('block processing active');
       // Should a block be missing, what both ingest processes logged and the whole status tell where.
       const story = `status ${JSON.stringify(status)}\nfirst:\n${first.output().slice(-4000)}\nsecond:\n${second.output().slice(-8000)}`;
+      // A block the archive could not take is quarantined and leaves a gap: say so before the count.
+      expect(status.chain.quarantined_bodies, story).to.equal(0);
+      expect(status.chain.open_gaps, story).to.equal(0);
       expect(status.archived_blocks, story).to.equal(100);
       expect(status.chain_tip.block_height).to.equal(blocks[99].block_height);
       const hook = (await send(api.baseUrl, 'GET', `/chainhooks/me/${registered.body.uuid}`, { key })).body;
