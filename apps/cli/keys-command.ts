@@ -9,11 +9,18 @@ import { silentLogger } from '../../adapters/system/index.js';
 export type KeysAction =
   { kind: 'create'; owner: string } | { kind: 'list' } | { kind: 'revoke'; id: string };
 
+/** The store the keys live in: the data folder, or PostgreSQL when `databaseUrl` is set. */
+export type KeysStore = { dataDir: string; databaseUrl?: string };
+
 /**
- * Run a key command: through the running server's admin socket when a server owns the data folder,
- * else directly on the store (holding the folder's lock meanwhile).
+ * Run a key command on the store the server uses: PostgreSQL when a database URL is given (any
+ * number of servers may run against it, so no lock is taken); otherwise through the running
+ * server's admin socket when a server owns the data folder, else directly on the folder's store
+ * (holding its lock meanwhile).
  */
-export async function runKeysCommand(dataDir: string, action: KeysAction): Promise<string> {
+export async function runKeysCommand(store: KeysStore, action: KeysAction): Promise<string> {
+  if (store.databaseUrl) return onStore({ databaseUrl: store.databaseUrl }, action);
+  const { dataDir } = store;
   let lock: DataDirLock;
   try {
     lock = await lockDataDir(dataDir);
@@ -23,7 +30,19 @@ export async function runKeysCommand(dataDir: string, action: KeysAction): Promi
     }
     throw err;
   }
-  const stackhooks = await createStackhooks({ dataDir, adapters: { logger: silentLogger } });
+  try {
+    return await onStore({ dataDir }, action);
+  } finally {
+    await lock.release();
+  }
+}
+
+// The action done directly on the store that `where` names.
+async function onStore(
+  where: { dataDir: string } | { databaseUrl: string },
+  action: KeysAction,
+): Promise<string> {
+  const stackhooks = await createStackhooks({ ...where, adapters: { logger: silentLogger } });
   try {
     switch (action.kind) {
       case 'create':
@@ -36,7 +55,6 @@ export async function runKeysCommand(dataDir: string, action: KeysAction): Promi
     }
   } finally {
     await stackhooks.close();
-    await lock.release();
   }
 }
 

@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_DELIVERED_BODY_RETENTION_MS } from '../server/delivery-defaults.js';
 import { parseDuration } from '../server/delivery-loop.js';
 import {
   ConfigError,
@@ -69,7 +70,7 @@ export function buildProgram(
       serverOption(
         'deliveredBodyRetention',
         '--delivered-body-retention <duration>',
-        'how long a delivered payload keeps its body for a redelivery (e.g. 10m, 1h)',
+        `how long a delivered payload keeps its body for a redelivery (e.g. 10m; default ${DEFAULT_DELIVERED_BODY_RETENTION_MS / 3_600_000}h)`,
       ),
     )
     .addHelpText(
@@ -110,8 +111,8 @@ export function buildProgram(
     (action: (args: string[], options: Record<string, string>) => KeysAction) =>
     async (...args: unknown[]) => {
       const command = args.at(-1) as Command;
-      const dataDir = readServerConfig(process.env, givenServerFlags(command)).dataDir;
-      console.log(await runKeysCommand(dataDir, action(command.args, command.opts())));
+      const { dataDir, databaseUrl } = readServerConfig(process.env, givenServerFlags(command));
+      console.log(await runKeysCommand({ dataDir, databaseUrl }, action(command.args, command.opts())));
     };
   keys
     .command('create')
