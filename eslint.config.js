@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 const ioModules = ['fs', 'http', 'https', 'net', 'child_process', 'dgram', 'dns', 'tls', 'worker_threads'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', '.tmp/**', 'dist/**'] },
+  { ignores: ['node_modules/**', 'data/**', '.tmp/**', 'dist/**', 'dist.next/**', 'dist.old/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -10,7 +10,7 @@ import type { ApiKeys } from '../../core/use-cases/api-keys.js';
 import { openApiDocument } from '../../spec/index.js';
 import type { ApiContext, ApiState } from './api-state.js';
 import { errorResponse, sendError } from './error-response.js';
-import { serveDashboard } from './dashboard-route.js';
+import { serveDashboard, type DashboardFolder } from './dashboard-route.js';
 import { addHookRoutes, type HookRouteDeps } from './hook-routes.js';
 import { RequestRateLimit } from './rate-limit.js';
 import { requestLog, type RequestDone } from './request-log.js';
@@ -32,7 +32,7 @@ export type HttpApiOptions = HookRouteDeps & {
   /** Whether the service should get traffic, for `GET /ready` (without it, `/ready` is not served). */
   readiness?: () => Promise<Readiness>;
   /** Serve the dashboard at `/dashboard/` from the folder of its built files (undefined: not built). Off when absent. */
-  dashboard?: { folder: string | undefined };
+  dashboard?: { folder: DashboardFolder };
 };
 
 /**

@@ -30,11 +30,20 @@ const SECURITY_HEADERS = {
 const ASSET_NAME = /^[a-z0-9-]+\.(html|js|css|svg|map)$/;
 
 /**
- * Serve the dashboard's files under `/dashboard/`. `folder` is where the built files are, or
- * undefined when they were not built (the route then says how to build them).
+ * Where the dashboard's built files are: a folder, or a lookup that gives undefined while they are
+ * not built (yet).
  */
-export function serveDashboard(folder: string | undefined) {
+export type DashboardFolder = string | undefined | (() => string | undefined);
+
+/**
+ * Serve the dashboard's files under `/dashboard/` from `where` (the route says how to build them
+ * while there are none). A lookup is asked again on each request until it finds them: a build that
+ * ends after the server started (a first `npx` in a fresh clone rebuilds the package) is served
+ * without a restart.
+ */
+export function serveDashboard(where: DashboardFolder) {
   const cache = new Map<string, Buffer>();
+  let found = typeof where === 'function' ? undefined : where;
   return async function dashboard(ctx: ApiContext, next: Next): Promise<void> {
     if (ctx.path !== DASHBOARD_PATH && !ctx.path.startsWith(`${DASHBOARD_PATH}/`)) return next();
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
@@ -45,6 +54,7 @@ export function serveDashboard(folder: string | undefined) {
     if (ctx.path === DASHBOARD_PATH) return ctx.redirect(`${DASHBOARD_PATH}/`);
     const name = ctx.path.slice(DASHBOARD_PATH.length + 1) || 'index.html';
     if (!ASSET_NAME.test(name)) return sendError(ctx, 404, `the dashboard has no file ${name}`);
+    const folder = (found ??= typeof where === 'function' ? where() : undefined);
     if (folder === undefined) {
       return sendError(ctx, 503, 'the dashboard is not built: run `npm run build` in the stackhooks folder');
     }

@@ -323,7 +323,9 @@ export async function createStackhooks(options: StackhooksOptions = {}): Promise
   };
 }
 
-function dashboardOption(option: StackhooksOptions['dashboard']): { folder: string | undefined } | undefined {
+function dashboardOption(
+  option: StackhooksOptions['dashboard'],
+): { folder: string | (() => string | undefined) } | undefined {
   if (option === false) return undefined;
-  return typeof option === 'object' ? option : { folder: builtDashboardFolder() };
+  return typeof option === 'object' ? option : { folder: builtDashboardFolder };
 }

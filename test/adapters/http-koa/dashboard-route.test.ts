@@ -29,6 +29,15 @@ describe('the dashboard route', () => {
   });
 
   async function get(dashboard: HttpApiOptions['dashboard'], path: string, method = 'GET'): Promise<Answer> {
+    return getAll(dashboard, [path], method).then(([answer]) => answer);
+  }
+
+  // From one server, each path in turn, running each function between them when its turn comes.
+  async function getAll(
+    dashboard: HttpApiOptions['dashboard'],
+    steps: (string | (() => void))[],
+    method = 'GET',
+  ): Promise<Answer[]> {
     const { app } = createHttpApi({
       registry: stackhooks.registry,
       keys: stackhooks.keys,
@@ -45,8 +54,16 @@ describe('the dashboard route', () => {
     await new Promise((resolve) => server.once('listening', resolve));
     const { port } = server.address() as { port: number };
     try {
-      const res = await fetch(`http://127.0.0.1:${port}${path}`, { method, redirect: 'manual' });
-      return { status: res.status, headers: res.headers, text: await res.text() };
+      const answers: Answer[] = [];
+      for (const step of steps) {
+        if (typeof step === 'function') {
+          step();
+          continue;
+        }
+        const res = await fetch(`http://127.0.0.1:${port}${step}`, { method, redirect: 'manual' });
+        answers.push({ status: res.status, headers: res.headers, text: await res.text() });
+      }
+      return answers;
     } finally {
       server.close();
     }
@@ -89,6 +106,18 @@ describe('the dashboard route', () => {
     const answer = await get({ folder: undefined }, '/dashboard/');
     expect(answer.status).to.equal(503);
     expect(JSON.parse(answer.text).message).to.contain('npm run build');
+  });
+
+  it('serves files built after it started, from a lookup that found none at first', async () => {
+    let built = false;
+    const lookup = () => (built ? folder : undefined);
+    const finishBuild = () => {
+      built = true;
+    };
+    const [before, after] = await getAll({ folder: lookup }, ['/dashboard/', finishBuild, '/dashboard/']);
+    expect(before.status).to.equal(503);
+    expect(after.status).to.equal(200);
+    expect(after.text).to.contain('<title>dashboard</title>');
   });
 
   it('is not served when turned off', async () => {
