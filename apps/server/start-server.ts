@@ -195,7 +195,7 @@ export async function startServer(
     logger.info('metrics listening', {
       host: config.metricsHost,
       port: metricsPort,
-      token: config.metricsToken !== undefined,
+      token_required: config.metricsToken !== undefined,
     });
   }
 

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { expect } from 'chai';
 import { runReplay } from '../../../apps/cli/replay-command.js';
+import { redactFields } from '../../../adapters/system/index.js';
 import {
   RecordingLogger,
   startTestServer,
@@ -142,6 +143,14 @@ describe('the metrics listener', function () {
     const allowed = await scrape(t, { authorization: 'Bearer scrape-token-0123456789' });
     expect(allowed.status).to.equal(200);
     expect(allowed.text).to.include('stackhooks_blocks_received_total');
+  });
+
+  it('logs whether a scrape needs the token, in a field the log does not censor', async () => {
+    const logger = new RecordingLogger();
+    t = await startTestServer({ STACKHOOKS_METRICS_TOKEN: 'scrape-token-0123456789' }, logger);
+    const line = logger.lines.find((l) => l.message === 'metrics listening')!;
+    expect(redactFields(line.fields)).to.include({ token_required: true });
+    expect(JSON.stringify(line.fields)).to.not.include('scrape-token');
   });
 
   it('serves /health and /ready without the token, and nothing else', async () => {
