@@ -146,6 +146,16 @@ export function routeApi(router: Router<ApiState>) {
   return async function routeToApi(ctx: ApiContext, next: Next): Promise<void> {
     if (ctx.path.length > 1 && ctx.path.endsWith('/')) ctx.path = ctx.path.slice(0, -1);
     await routes(ctx as never, () => allowed(ctx as never, next));
+    // The router sets these statuses after what came after it wrote its own body (a 404's).
+    if (ctx.status === 405) {
+      sendError(
+        ctx,
+        405,
+        `${ctx.method} is not allowed on ${ctx.path}: it answers ${ctx.response.get('Allow')}`,
+      );
+    } else if (ctx.status === 501) {
+      sendError(ctx, 501, `the method ${ctx.method} is not implemented`);
+    }
   };
 }
 
@@ -184,6 +194,35 @@ function parseJsonBody(limitBytes: number) {
     if (hasBody && ctx.request.length > limitBytes) {
       throw Object.assign(new Error('payload too large'), { status: 413, expose: true });
     }
-    await parse(ctx, next);
+    const encoding = ctx.get('content-encoding').trim().toLowerCase() || 'identity';
+    if (hasBody && !BODY_ENCODINGS.includes(encoding)) {
+      const reason = `content-encoding ${encoding} is not supported: send the body as ${BODY_ENCODINGS.join(', ')}`;
+      throw Object.assign(new Error(reason), { status: 415, expose: true, reason });
+    }
+    // Parsed apart from the routes after it, so that only the parser's own failures are read here.
+    let parsed = false;
+    try {
+      await parse(ctx, async () => {
+        parsed = true;
+      });
+    } catch (err) {
+      // A body that does not decompress is the client's fault, like one that does not parse.
+      if (!parsed && encoding !== 'identity' && !hasHttpStatus(err)) {
+        const detail = err instanceof Error ? err.message : String(err);
+        throw new StackhooksError(
+          'validation',
+          `body could not be decompressed (content-encoding ${encoding}): ${detail}`,
+        );
+      }
+      throw err;
+    }
+    await next();
   };
+}
+
+/** The content encodings a request body may come in (what the body parser decompresses). */
+const BODY_ENCODINGS = ['identity', 'gzip', 'deflate', 'br'];
+
+function hasHttpStatus(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && typeof (err as { status?: unknown }).status === 'number';
 }

@@ -57,7 +57,11 @@ function bodyParserStatus(err: unknown): number | undefined {
 
 function bodyParserMessage(status: number, err: unknown): string {
   if (status === 413) return 'body is larger than the 1 MB limit';
-  if (status === 415) return 'body must be JSON (content-type: application/json)';
+  if (status === 415) {
+    // Our own refusals say what they refuse; the parser's mean the content type.
+    const { reason } = err as { reason?: unknown };
+    return typeof reason === 'string' ? reason : 'body must be JSON (content-type: application/json)';
+  }
   const detail = err instanceof Error ? err.message : String(err);
   return `body is not valid JSON: ${detail}`;
 }

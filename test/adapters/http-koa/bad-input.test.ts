@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { sampleDefinition } from '../../support/definitions.js';
@@ -164,6 +165,68 @@ describe('bad input to the API', () => {
     });
     expect(res.status).to.equal(415);
     expect(res.body.error).to.equal('Unsupported Media Type');
+  });
+
+  it('answers a compressed body that does not decompress with a 400 naming the encoding', async () => {
+    for (const encoding of ['gzip', 'deflate', 'br']) {
+      const res = await send(t.baseUrl, 'POST', '/chainhooks/me', {
+        key,
+        body: '{}',
+        headers: { 'content-encoding': encoding },
+      });
+      expect(res.status, encoding).to.equal(400);
+      expect(res.body.message).to.include(`content-encoding ${encoding}`);
+    }
+    const truncated = gzipSync(JSON.stringify(sampleDefinition())).subarray(0, 20);
+    const res = await send(t.baseUrl, 'POST', '/chainhooks/me', {
+      key,
+      body: truncated,
+      headers: { 'content-encoding': 'gzip' },
+    });
+    expect(res.status).to.equal(400);
+    expect(res.body.message).to.include('could not be decompressed');
+  });
+
+  it('takes a gzip body and refuses an encoding it does not know with a 415 naming it', async () => {
+    const registered = await send(t.baseUrl, 'POST', '/chainhooks/me', {
+      key,
+      body: gzipSync(JSON.stringify(sampleDefinition())),
+      headers: { 'content-encoding': 'gzip' },
+    });
+    expect(registered.status).to.equal(200);
+    const refused = await send(t.baseUrl, 'POST', '/chainhooks/me', {
+      key,
+      body: '{}',
+      headers: { 'content-encoding': 'foo' },
+    });
+    expect(refused.status).to.equal(415);
+    expect(refused.body.message).to.include('content-encoding foo');
+  });
+
+  it('answers a height past the largest exact integer with a 400 naming the field', async () => {
+    const { body: hook } = await send(t.baseUrl, 'POST', '/chainhooks/me', {
+      key,
+      body: JSON.stringify(sampleDefinition()),
+    });
+    const backfill = await send(t.baseUrl, 'POST', `/chainhooks/me/${hook.uuid}/backfills`, {
+      key,
+      body: '{"from_block_height": 0, "to_block_height": 1e300}',
+    });
+    expect(backfill.status).to.equal(400);
+    expect(backfill.body.message).to.include('to_block_height');
+    const evaluate = await send(t.baseUrl, 'POST', `/chainhooks/me/${hook.uuid}/evaluate`, {
+      key,
+      body: '{"block_height": 1e300}',
+    });
+    expect(evaluate.status).to.equal(400);
+    expect(evaluate.body.message).to.include('block_height');
+    const expiring = { ...sampleDefinition(), options: { expire_after_occurrences: 1e300 } };
+    const registered = await send(t.baseUrl, 'POST', '/chainhooks/me', {
+      key,
+      body: JSON.stringify(expiring),
+    });
+    expect(registered.status).to.equal(400);
+    expect(registered.body.message).to.include('expire_after_occurrences');
   });
 
   it('answers a body over 1 MB with a 413', async () => {

@@ -65,6 +65,13 @@ describe('routes, prefixes and response headers', () => {
     expect(String(res.headers.allow)).to.include('GET');
   });
 
+  it('says in the body of a 405 that the method is not allowed, and which are', async () => {
+    const res = await send(t.baseUrl, 'PUT', '/chainhooks/v1/me/secret', { key, body: '{}' });
+    expect(res.status).to.equal(405);
+    expect(res.body).to.include({ statusCode: 405, error: 'Method Not Allowed' });
+    expect(res.body.message).to.include('PUT').and.include('POST');
+  });
+
   it('serves the OpenAPI document under both prefixes', async () => {
     for (const prefix of ['/chainhooks/v1', '/chainhooks']) {
       const res = await send(t.baseUrl, 'GET', `${prefix}/openapi.json`);
