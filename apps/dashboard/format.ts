@@ -1,4 +1,4 @@
-import type { DeliveryAttempt, EventFilter } from './api-types.js';
+import type { DeliveryAttempt, EventFilter, HookRecord } from './api-types.js';
 
 /** A short line per filter: its type and the fields that narrow it. */
 export function summarizeFilters(events: readonly EventFilter[]): string {
@@ -11,6 +11,11 @@ export function summarizeFilters(events: readonly EventFilter[]): string {
       return narrowing.length > 0 ? `${filter.type} (${narrowing.join(', ')})` : filter.type;
     })
     .join('; ');
+}
+
+/** What a hook is called on the page: its name, or (the API takes an empty one) the start of its uuid. */
+export function hookLabel(hook: Pick<HookRecord, 'uuid' | 'definition'>): string {
+  return hook.definition.name.trim() !== '' ? hook.definition.name : `(unnamed) ${hook.uuid.slice(0, 8)}`;
 }
 
 /** A time in the reader's locale, or a dash when there is none. */

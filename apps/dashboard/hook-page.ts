@@ -6,7 +6,7 @@ import { confirmAction } from './confirm-dialog.js';
 import { deliveriesPanel } from './deliveries-view.js';
 import { el, field } from './dom.js';
 import { poll } from './polling.js';
-import { formatCount, formatTime, summarizeFilters } from './format.js';
+import { formatCount, formatTime, hookLabel, summarizeFilters } from './format.js';
 import type { View, ViewContext } from './view.js';
 
 // New deliveries and attempts show up within this long, without a reload.
@@ -118,8 +118,8 @@ export function hookView(context: ViewContext, uuid: string): View {
   function showHook(record: HookRecord): void {
     hook = record;
     const { status: s, definition: d } = record;
-    title.textContent = d.name;
-    document.title = `${d.name} · stackhooks`;
+    title.textContent = hookLabel(record);
+    document.title = `${hookLabel(record)} · stackhooks`;
     const interruption = record.delivery?.interruption;
     const remove = el('button', { type: 'button', class: 'danger' }, 'Delete');
     remove.addEventListener('click', () => void deleteHook());
@@ -237,14 +237,14 @@ export function hookView(context: ViewContext, uuid: string): View {
   async function deleteHook(): Promise<void> {
     if (!hook) return;
     const confirmed = await confirmAction(
-      `Delete ${hook.definition.name}?`,
+      `Delete ${hookLabel(hook)}?`,
       'It stops at once, and its deliveries go with it. This cannot be undone.',
       'Delete hook',
     );
     if (!confirmed) return;
     try {
       await api.send('DELETE', `/me/${uuid}`);
-      context.announce(`${hook.definition.name} was deleted.`, true);
+      context.announce(`${hookLabel(hook)} was deleted.`, true);
       location.hash = '#/hooks';
     } catch (error) {
       context.showError(error);

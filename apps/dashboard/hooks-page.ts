@@ -1,6 +1,6 @@
 import { HOOK_STATUS_VALUES, type HookRecord, type Page } from './api-types.js';
 import { choice, el, field } from './dom.js';
-import { formatCount, formatTime, summarizeFilters } from './format.js';
+import { formatCount, formatTime, hookLabel, summarizeFilters } from './format.js';
 import type { View, ViewContext } from './view.js';
 
 const PAGE_SIZE = 20;
@@ -194,7 +194,7 @@ export function hooksView(context: ViewContext): View {
     const pick = el('input', {
       type: 'checkbox',
       'data-focus-key': `pick-${hook.uuid}`,
-      'aria-label': `Select ${definition.name}`,
+      'aria-label': `Select ${hookLabel(hook)}`,
       checked: selected.has(hook.uuid),
     });
     pick.addEventListener('change', () => {
@@ -212,7 +212,7 @@ export function hooksView(context: ViewContext): View {
         type: 'button',
         class: 'secondary',
         'data-focus-key': `toggle-${hook.uuid}`,
-        'aria-label': `${action} ${definition.name}`,
+        'aria-label': `${action} ${hookLabel(hook)}`,
       },
       action,
     );
@@ -225,7 +225,7 @@ export function hooksView(context: ViewContext): View {
       'tr',
       { 'data-uuid': hook.uuid },
       el('td', { 'data-label': 'Select' }, pick),
-      el('td', { 'data-label': 'Name' }, el('a', { href: `#/hooks/${hook.uuid}` }, definition.name)),
+      el('td', { 'data-label': 'Name' }, el('a', { href: `#/hooks/${hook.uuid}` }, hookLabel(hook))),
       el('td', { 'data-label': 'Status' }, el('span', { class: `badge ${s.status}` }, s.status)),
       el('td', { 'data-label': 'Enabled' }, s.enabled ? 'yes' : 'no'),
       el(
@@ -266,7 +266,7 @@ export function hooksView(context: ViewContext): View {
         `/me/${hook.uuid}/enabled`,
         resume ? { enabled: true, resume } : { enabled: value },
       );
-      const { name } = hook.definition;
+      const name = hookLabel(hook);
       context.announce(
         resume
           ? `${name} is resuming: it is sent every block it missed, in order.`

@@ -34,7 +34,7 @@ export function systemView(context: ViewContext): View {
       el(
         'p',
         { class: 'hint' },
-        'Deliveries are signed with this secret (Standard Webhooks). A new secret is shown once, here, when you rotate it.',
+        'Deliveries are signed with this secret (Standard Webhooks). This page shows a new secret once, when you rotate it; the API reads it again (GET /chainhooks/v1/me/secret).',
       ),
       secretState,
       rotate,
@@ -80,7 +80,11 @@ export function systemView(context: ViewContext): View {
       const secret = await api.send<ConsumerSecret>('POST', '/me/secret');
       revealed.replaceChildren(
         el('h3', {}, 'Your new secret'),
-        el('p', {}, 'Copy it now: this page will not show it again.'),
+        el(
+          'p',
+          {},
+          'Copy it now: this page will not show it again (the API can read it: GET /chainhooks/v1/me/secret).',
+        ),
         el(
           'dl',
           { class: 'facts' },

@@ -1,27 +1,17 @@
 import { expect } from 'chai';
-import { describeAttempt, summarizeFilters } from '../../../apps/dashboard/format.js';
+import { hookLabel } from '../../../apps/dashboard/format.js';
 
-describe('summarizeFilters', () => {
-  it('names each filter with the fields that narrow it', () => {
-    expect(
-      summarizeFilters([
-        { type: 'stx_transfer' },
-        { type: 'contract_call', contract_identifier: 'SP1.pool', function_name: 'swap' },
-      ]),
-    ).to.equal('stx_transfer; contract_call (contract_identifier=SP1.pool, function_name=swap)');
-  });
-});
+describe('the dashboard hook label', () => {
+  const uuid = '6aa0f1e2-3b4c-4d5e-8f90-a1b2c3d4e5f6';
 
-describe('describeAttempt', () => {
-  it('says the status once when the error repeats it', () => {
-    expect(describeAttempt({ at: 0, status_code: 500, error: 'HTTP 500', latency_ms: 3 })).to.equal(
-      'HTTP 500',
+  it('is the hook name when it has one', () => {
+    expect(hookLabel({ uuid, definition: { name: 'payments watcher' } as never })).to.equal(
+      'payments watcher',
     );
   });
 
-  it('gives the error of an attempt that got no answer', () => {
-    expect(
-      describeAttempt({ at: 0, status_code: null, error: 'connection refused', latency_ms: 3 }),
-    ).to.equal('connection refused');
+  it('names a hook without a name by the start of its uuid, so its row still links to it', () => {
+    expect(hookLabel({ uuid, definition: { name: '' } as never })).to.equal('(unnamed) 6aa0f1e2');
+    expect(hookLabel({ uuid, definition: { name: '   ' } as never })).to.equal('(unnamed) 6aa0f1e2');
   });
 });
