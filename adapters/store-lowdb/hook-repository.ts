@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
 import type { LiveProgress, LiveStep } from '../../core/hooks/live-progress.js';
-import { advanceProgress, rebase, withLiveProgress } from '../../core/hooks/live-progress.js';
+import { advanceProgress, rebase, shownStatus, withLiveProgress } from '../../core/hooks/live-progress.js';
 import type { HookDefinition } from '../../core/hooks/definition.js';
 import { isListFiltered, matchesListFilter, type HookListFilter } from '../../core/hooks/list-filter.js';
 import type { StoredHook } from '../../core/hooks/record.js';
@@ -156,9 +156,18 @@ export class LowdbHookRepository implements HookRepository {
     );
   }
 
-  /** Hooks by status and `enabled`, kept counted as hooks change (no pass over the hooks). */
+  /** Hooks by the status and `enabled` they are shown with, as of the live stream's progress (a pass over the hooks, copying none). */
   async statusCounts(): Promise<HookStatusCount[]> {
-    return this.file.state.hooks.statusCounts();
+    const { hooks, liveStream } = this.file.state;
+    const counts = new Map<string, HookStatusCount>();
+    for (const { hook, base } of hooks.entries()) {
+      const { status, enabled } = shownStatus(hook, base, liveStream);
+      const key = `${status}:${enabled}`;
+      const entry = counts.get(key);
+      if (entry) entry.count++;
+      else counts.set(key, { status, enabled, count: 1 });
+    }
+    return [...counts.values()];
   }
 
   /** A copy of a stored hook as the API shows it: its counters as of the live stream's progress. */

@@ -1,5 +1,4 @@
 import type { StoredHook } from '../../core/hooks/record.js';
-import type { HookStatusCount } from '../../core/ports/hook-repository.js';
 
 /** Listing order: oldest first by creation time, ties broken by uuid so the order is total. */
 export function compareHooks(a: StoredHook, b: StoredHook): number {
@@ -25,8 +24,6 @@ export class HookTable {
   readonly #byOwner = new Map<string, MutableEntry[]>();
   /** The uuids added, replaced or removed since `takeTouched` was last called. */
   #touched = new Set<string>();
-  /** How many hooks hold each stored status and `enabled` value, kept as hooks come and go. */
-  readonly #statusCounts = new Map<string, HookStatusCount>();
   #version = 0;
 
   constructor(hooks: Iterable<StoredHook> = [], bases: { [uuid: string]: number } = {}) {
@@ -60,11 +57,6 @@ export class HookTable {
   /** The live stream position a hook was stored at; 0 for an unknown uuid. */
   baseOf(uuid: string): number {
     return this.#byUuid.get(uuid)?.base ?? 0;
-  }
-
-  /** How many hooks hold each stored status and `enabled` value; combinations with none left out. */
-  statusCounts(): HookStatusCount[] {
-    return [...this.#statusCounts.values()].filter(({ count }) => count > 0).map((entry) => ({ ...entry }));
   }
 
   /** A number that changes whenever a hook is added, replaced or removed. */
@@ -104,7 +96,6 @@ export class HookTable {
     this.#version++;
     this.#byUuid.set(hook.uuid, entry);
     this.#touched.add(hook.uuid);
-    this.#count(hook, 1);
     let list = this.#byOwner.get(hook.owner);
     if (!list) {
       list = [];
@@ -125,12 +116,6 @@ export class HookTable {
   replaceAt(held: HookEntry, hook: StoredHook, base: number): void {
     const entry = held as MutableEntry;
     if (entry.hook.uuid !== hook.uuid) throw new Error(`hook ${hook.uuid} is not stored at this entry`);
-    const old = entry.hook;
-    // Most replacements (a live step's) leave status and `enabled` as they were, and the counts too.
-    if (old.status.status !== hook.status.status || old.status.enabled !== hook.status.enabled) {
-      this.#count(old, -1);
-      this.#count(hook, 1);
-    }
     this.#version++;
     entry.hook = hook;
     entry.base = base;
@@ -144,19 +129,11 @@ export class HookTable {
     const { hook } = entry;
     this.#version++;
     this.#byUuid.delete(uuid);
-    this.#count(hook, -1);
     this.#touched.add(uuid);
     const list = this.#byOwner.get(hook.owner)!;
     list.splice(this.#indexOf(list, hook), 1);
     if (list.length === 0) this.#byOwner.delete(hook.owner);
     return true;
-  }
-
-  #count({ status: { status, enabled } }: StoredHook, by: 1 | -1): void {
-    const key = `${status}|${enabled}`;
-    const entry = this.#statusCounts.get(key);
-    if (entry) entry.count += by;
-    else this.#statusCounts.set(key, { status, enabled, count: by });
   }
 
   /** The first position whose hook sorts after `hook` (binary search). */

@@ -247,10 +247,38 @@ export class PgHookRepository implements HookRepository {
 
   /** Hooks by status and `enabled`, counted by the database. */
   async statusCounts(): Promise<HookStatusCount[]> {
-    const { rows } = await this.db.pool.query<{ status: HookStatusValue; enabled: boolean; count: string }>(
-      `SELECT status_value AS status, (status->>'enabled')::boolean AS enabled, count(*) AS count
-       FROM hooks GROUP BY 1, 2`,
+    // As `withLiveProgress` shows them: a live hook the stream has moved past reads `streaming`, or
+    // `expired` and disabled when a limit was reached; only hooks with a limit are read to tell.
+    const { rows } = await this.db.pool.query<{
+      status: HookStatusValue | 'limited';
+      enabled: boolean;
+      count: string;
+    }>(
+      `SELECT CASE WHEN ${GAINING} THEN CASE WHEN ${LIMITED} THEN 'limited' ELSE 'streaming' END
+                ELSE status_value END AS status,
+              ${GAINING} OR (status->>'enabled')::boolean AS enabled, count(*) AS count
+       FROM hooks CROSS JOIN live_stream GROUP BY 1, 2`,
     );
-    return rows.map((row) => ({ status: row.status, enabled: row.enabled, count: Number(row.count) }));
+    const counts = new Map<string, HookStatusCount>();
+    const tally = (status: HookStatusValue, enabled: boolean, count: number) => {
+      const key = `${status}:${enabled}`;
+      const entry = counts.get(key) ?? { status, enabled, count: 0 };
+      entry.count += count;
+      counts.set(key, entry);
+    };
+    for (const row of rows) if (row.status !== 'limited') tally(row.status, row.enabled, Number(row.count));
+    if (rows.some((row) => row.status === 'limited')) {
+      const limited = await this.db.pool.query<HookRow>(
+        `SELECT ${READ_COLUMNS} FROM ${HOOKS_WITH_PROGRESS} WHERE ${GAINING} AND ${LIMITED}`,
+      );
+      for (const { status } of limited.rows.map(toHook)) tally(status.status, status.enabled, 1);
+    }
+    return [...counts.values()];
   }
 }
+
+/** A live hook (`isLive`) the stream has evaluated blocks for since its row was written. */
+const GAINING = `(live_base < live_stream.evaluated AND (status->>'enabled')::boolean
+  AND status_value <> 'expired' AND NOT coalesce(delivery ? 'resuming', false))`;
+/** A hook with a limit that may expire it (`hasReachedLimit`). */
+const LIMITED = `(definition->'options' ?| array['expire_after_evaluations', 'expire_after_occurrences'])`;

@@ -1,5 +1,5 @@
 import { expireIfLimitReached } from './lifecycle.js';
-import { isResuming, type StoredHook } from './record.js';
+import { isResuming, type HookStatus, type StoredHook } from './record.js';
 
 /**
  * How far the live stream has come: the live blocks evaluated since the store was created, and the
@@ -66,6 +66,25 @@ export function withLiveProgress(hook: StoredHook, base: number, progress: LiveP
     },
   });
 }
+
+/**
+ * The status and `enabled` a hook is shown with (`withLiveProgress`), without making the hook: a
+ * count of many hooks by status makes a copy only of a live hook with a limit to check.
+ */
+export function shownStatus(
+  hook: StoredHook,
+  base: number,
+  progress: LiveProgress,
+): Pick<HookStatus, 'status' | 'enabled'> {
+  if (progress.evaluated <= base || !isLive(hook)) return hook.status;
+  const options = hook.definition.options;
+  if (options?.expire_after_evaluations === undefined && options?.expire_after_occurrences === undefined) {
+    return STREAMING;
+  }
+  return withLiveProgress(hook, base, progress).status;
+}
+
+const STREAMING = Object.freeze({ status: 'streaming', enabled: true } as const);
 
 /**
  * The stream position a hook read through `withLiveProgress` is exact at, which is the base to store

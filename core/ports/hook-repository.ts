@@ -70,7 +70,7 @@ export interface HookRepository {
   delete(owner: string, uuid: string): Promise<boolean>;
   /** Every hook of every owner, for building the matcher's index; definitions may be the store's own, never to be edited. */
   listAll(): Promise<StoredHook[]>;
-  /** How many hooks there are of each status, enabled or not (for metrics; no hook is read whole). */
+  /** How many hooks there are of each status, enabled or not, as each is shown (for metrics; no hook is read whole). */
   statusCounts(): Promise<HookStatusCount[]>;
 }
 

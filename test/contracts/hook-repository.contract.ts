@@ -67,6 +67,35 @@ export function hookRepositoryContract(name: string, open: () => Promise<HookRep
       ]);
     });
 
+    it('counts hooks by the status the live stream gives them, as they are shown', async () => {
+      const [live, idle, limited] = [newHook('alice'), newHook('alice'), newHook('bob')];
+      const enabled = (hook: StoredHook): StoredHook => ({
+        ...hook,
+        status: { ...hook.status, enabled: true },
+      });
+      const once = { ...limited.definition, options: { expire_after_evaluations: 1 } };
+      await insertAll(repo, [enabled(live), idle, enabled({ ...limited, definition: once })]);
+      // Stored `new`, an enabled hook reads `streaming` once the stream has evaluated a block, and
+      // one whose limit that block reached reads `expired`, disabled.
+      await repo.recordLiveStep({ blocks: 1, height: 5, at: 100 }, [], () => undefined);
+      const shown = await Promise.all([
+        repo.get('alice', live.uuid),
+        repo.get('alice', idle.uuid),
+        repo.get('bob', limited.uuid),
+      ]);
+      expect(shown.map((hook) => [hook!.status.status, hook!.status.enabled])).to.deep.equal([
+        ['streaming', true],
+        ['new', false],
+        ['expired', false],
+      ]);
+      const sorted = [...(await repo.statusCounts())].sort((a, b) => a.status.localeCompare(b.status));
+      expect(sorted).to.deep.equal([
+        { status: 'expired', enabled: false, count: 1 },
+        { status: 'new', enabled: false, count: 1 },
+        { status: 'streaming', enabled: true, count: 1 },
+      ]);
+    });
+
     it('keeps the counts by status through updates, live steps and deletes', async () => {
       const [a, b, c] = [newHook('alice'), newHook('alice'), newHook('bob')];
       await insertAll(repo, [a, b, c]);

@@ -1,10 +1,12 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import type { HookOptions } from '../../../core/hooks/definition.js';
 import { createHook, setEnabled } from '../../../core/hooks/lifecycle.js';
 import {
   LIVE_STREAM_START,
   advanceProgress,
   rebase,
+  shownStatus,
   withLiveProgress,
 } from '../../../core/hooks/live-progress.js';
 import type { StoredHook } from '../../../core/hooks/record.js';
@@ -59,6 +61,47 @@ describe('live stream progress', () => {
       enabled: false,
       evaluated_block_count: 3,
     });
+  });
+
+  it('gives the status and enabled withLiveProgress shows, whatever the hook, position and limits', () => {
+    const limit = fc.option(fc.integer({ min: 1, max: 20 }), { nil: undefined });
+    fc.assert(
+      fc.property(
+        fc.record({
+          enabled: fc.boolean(),
+          status: fc.constantFrom('new', 'streaming', 'expired', 'interrupted' as const),
+          evaluations: limit,
+          occurrences: limit,
+          counted: fc.integer({ min: 0, max: 20 }),
+          occurred: fc.integer({ min: 0, max: 20 }),
+          base: fc.integer({ min: 0, max: 20 }),
+          resuming: fc.boolean(),
+        }),
+        (c) => {
+          const options: HookOptions = {
+            expire_after_evaluations: c.evaluations,
+            expire_after_occurrences: c.occurrences,
+          };
+          const made = hook(options);
+          const stored: StoredHook = {
+            ...made,
+            status: {
+              ...made.status,
+              enabled: c.enabled,
+              status: c.status,
+              evaluated_block_count: c.counted,
+              occurrence_count: c.occurred,
+            },
+            ...(c.resuming && {
+              delivery: { resuming: { from_block_height: 1, next_block_height: 2, rewinds: 0 } } as never,
+            }),
+          };
+          const { status, enabled } = withLiveProgress(stored, c.base, progress).status;
+          const shown = shownStatus(stored, c.base, progress);
+          expect({ status: shown.status, enabled: shown.enabled }).to.deep.equal({ status, enabled });
+        },
+      ),
+    );
   });
 
   it('rebases a hook read behind the progress on the progress, and one read ahead on its own position', () => {
