@@ -23,6 +23,8 @@ export type EnqueuedBatch = {
   rollback: number[][];
   /** Each payload's record, as segment, offset and length, one after the other. */
   loc: number[];
+  /** The places of the payloads whose applies are `remembered` (absent when none is, as before it existed). */
+  remembered?: number[];
 };
 
 /** The journal record of the payloads an enqueue added, in order. */
@@ -66,6 +68,7 @@ export function batchOf(added: readonly PlacedPayload[]): EnqueuedBatch {
     batch.apply.push(meta.apply.map((ref): [number, number[]] => [placeOf(ref), ref.tx_indexes]));
     batch.rollback.push(meta.rollback.map(placeOf));
     batch.loc.push(loc.seg, loc.off, loc.len);
+    if (meta.remembered === true) (batch.remembered ??= []).push(batch.id.length - 1);
   }
   return batch;
 }
@@ -73,6 +76,7 @@ export function batchOf(added: readonly PlacedPayload[]): EnqueuedBatch {
 /** The payloads of a batch record, in the order they were added. */
 export function placedOf(batch: EnqueuedBatch): PlacedPayload[] {
   const blocks = batch.blocks.map(([index, hash]): BlockRef => ({ index, hash }));
+  const remembered = new Set(batch.remembered);
   return batch.id.map((id, i) => ({
     meta: {
       id,
@@ -83,6 +87,7 @@ export function placedOf(batch: EnqueuedBatch): PlacedPayload[] {
       apply: batch.apply[i].map(([place, tx_indexes]) => ({ ...blocks[place], tx_indexes })),
       rollback: batch.rollback[i].map((place) => ({ ...blocks[place] })),
       created_at: batch.created_at[i],
+      ...(remembered.has(i) && { remembered: true as const }),
     },
     loc: { seg: batch.loc[3 * i], off: batch.loc[3 * i + 1], len: batch.loc[3 * i + 2] },
   }));

@@ -41,6 +41,7 @@ export function metaOf(payload: OutgoingPayload | PayloadMeta): PayloadMeta {
     })),
     rollback: payload.rollback.map((ref) => ({ index: ref.index, hash: ref.hash })),
     created_at: payload.created_at,
+    ...(payload.remembered === true && { remembered: true }),
   };
 }
 

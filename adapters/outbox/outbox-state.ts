@@ -267,7 +267,7 @@ export class OutboxState extends SettledLog {
       hook.pending.push(meta.id);
       if (hook.pending.length === 1) this.headMoved(hook);
     }
-    if (meta.kind === 'live') this.sent.track(meta);
+    if (meta.kind === 'live' || meta.remembered === true) this.sent.track(meta);
     this.see(meta.created_at);
   }
 

@@ -53,7 +53,7 @@ export class SentBlocks {
       changes.set(key, change);
     };
     for (const payload of payloads) {
-      if (payload.kind !== 'live') continue;
+      if (payload.kind !== 'live' && payload.remembered !== true) continue;
       const { hook_uuid: hook, id } = payload;
       for (const ref of payload.rollback) put({ hook, hash: ref.hash, txIndexes: null, payload: id });
       for (const ref of payload.apply)

@@ -1,6 +1,13 @@
 /** The header that tells a receiver a payload comes from a backfill, and from which one. */
 export const BACKFILL_HEADER = 'stackhooks-backfill-id';
 
+/**
+ * How far below the archive's tip (in heights) a backfill's block is remembered for rollbacks, as a
+ * live block is: a reorg that later takes it away rolls it back. The same depth as the blocks each
+ * hook keeps for its live rollbacks; a block deeper than that when sent is taken as final.
+ */
+export const REMEMBERED_DEPTH = 10_000;
+
 const PAYLOAD_ID = /^msg_([0-9a-f]{16})([0-9a-f]{16})$/;
 
 /** A new backfill id: `bf_` and 16 hex digits (from the id source). */

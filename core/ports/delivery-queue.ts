@@ -25,6 +25,11 @@ export type OutgoingPayload = {
   body: WebhookPayload;
   /** Milliseconds since the unix epoch. */
   created_at: number;
+  /**
+   * A payload of another kind than `live` whose apply is remembered as a live one's is, so that a
+   * reorg that takes its block away rolls it back (`sentApplies`): a backfill's block near the tip.
+   */
+  remembered?: true;
 };
 
 /** A payload without its body: what a send check reads, and what a log keeps once the body is let go. */

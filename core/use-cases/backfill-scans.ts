@@ -1,6 +1,6 @@
 import type { NormalizedBlock } from '../chain/block.js';
 import { finishBackfill, isFinished, type StoredBackfill } from '../backfill/backfill.js';
-import { backfillPayloadId } from '../backfill/backfill-payload.js';
+import { REMEMBERED_DEPTH, backfillPayloadId } from '../backfill/backfill-payload.js';
 import { ScanPermits } from '../backfill/scan-permits.js';
 import type { Network } from '../hooks/definition.js';
 import { StackhooksError } from '../hooks/errors.js';
@@ -265,16 +265,18 @@ export class BackfillScans implements BackfillRunner {
         const block = await ctx.nameCalls(archived);
         const id = backfillPayloadId(backfill.id, block.block_identifier.index);
         const createdAt = ctx.clock.now();
+        const payload = singleBlockPayload({
+          hook,
+          block,
+          txIndexes,
+          id,
+          kind: 'backfill',
+          network: ctx.network,
+          createdAt,
+        });
+        // A block near the tip may still leave the chain after it was sent: its rollback must name it.
         payloads.push(
-          singleBlockPayload({
-            hook,
-            block,
-            txIndexes,
-            id,
-            kind: 'backfill',
-            network: ctx.network,
-            createdAt,
-          }),
+          tip - block.block_identifier.index < REMEMBERED_DEPTH ? { ...payload, remembered: true } : payload,
         );
         if (payloads.length >= room) break;
       }

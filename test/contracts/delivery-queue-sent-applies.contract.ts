@@ -24,6 +24,22 @@ export function deliveryQueueSentAppliesCases(current: () => DeliveryQueueSubjec
       expect(Object.fromEntries(sent.get('h2')!)).to.deep.equal({ '0xb1': [1] });
     });
 
+    it('remembers the apply of a backfill payload marked remembered, and of no other backfill payload', async () => {
+      await queue.enqueue([
+        {
+          ...outgoing('h1', { kind: 'backfill', apply: [{ index: 7, hash: '0xb7', tx_indexes: [2] }] }),
+          remembered: true,
+        },
+        outgoing('h2', { kind: 'backfill', apply: [{ index: 7, hash: '0xb7', tx_indexes: [4] }] }),
+      ]);
+      const expected = { h1: { '0xb7': [2] } };
+      const sentOf = (sent: Map<string, Map<string, number[]>>) =>
+        Object.fromEntries([...sent].map(([hook, blocks]) => [hook, Object.fromEntries(blocks)]));
+      expect(sentOf(await queue.sentApplies(['0xb7']))).to.deep.equal(expected);
+      const { reopen } = current();
+      if (reopen) expect(sentOf(await (await reopen()).sentApplies(['0xb7']))).to.deep.equal(expected);
+    });
+
     it('forgets a block that a later live payload of the hook rolled back', async () => {
       const b1 = { index: 1, hash: '0xb1', tx_indexes: [0] };
       await queue.enqueue([outgoing('h1', { apply: [b1] }), outgoing('h2', { apply: [b1] })]);

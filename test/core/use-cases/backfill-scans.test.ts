@@ -136,6 +136,32 @@ describe('BackfillScans', function () {
     for (const record of failed) expect(record.failure_reason).to.contain('left the canonical chain');
   });
 
+  it('rolls back, in the live stream, the blocks near the tip a backfill sent when a reorganization takes them away', async () => {
+    const hook = await register(true);
+    const { id } = await s.stackhooks.backfills.request(s.owner, hook.uuid, { from_block_height: 1 });
+    receiver.release();
+    expect(await s.finished(hook.uuid, id)).to.include({ state: 'done', payloads_delivered: 10 });
+    // Blocks 9 and 10, sent by the backfill alone (the hook was registered after them), are replaced.
+    const replaced = chain
+      .blocks()
+      .filter((b) => b.block_height > 8)
+      .map((b) => b.index_block_hash);
+    const fork = chain.forkFrom(chain.blocks().find((b) => b.block_height === 8)!.index_block_hash);
+    for (let i = 0; i < 3; i++)
+      await s.stackhooks.ingest.ingestNodeBlock(fork.next({ transactions: [transfer] }));
+    // The live payload that applies the fork's first block is the reorganization's: it rolls back the old.
+    const firstLive = async () => {
+      for (;;) {
+        const log = await s.stackhooks.deliveryLog.list(s.owner, hook.uuid, {});
+        const live = log.results.find((r) => r.kind === 'live' && r.apply[0]?.index === 9);
+        if (live) return live;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    const reorg = await firstLive();
+    expect(reorg.rollback.map((b) => b.hash).sort()).to.deep.equal([...replaced].sort());
+  });
+
   it('scans a Chainhook 1.x predicate from start_block to end_block by its scope, as 1.x payloads not streaming', async () => {
     receiver.release();
     const uuid = await s.stackhooks.predicates.register(s.owner, {
