@@ -152,7 +152,7 @@ export async function startServer(
     logger.info('chainhook 1.x api listening', {
       host: config.v1Host,
       port: v1Port,
-      key: config.v1Key !== undefined,
+      key_required: config.v1Key !== undefined,
     });
   }
 

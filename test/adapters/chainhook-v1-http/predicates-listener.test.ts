@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { startTestServer, type TestServer } from '../../support/api-server.js';
+import { redactFields } from '../../../adapters/system/index.js';
+import { RecordingLogger, startTestServer, type TestServer } from '../../support/api-server.js';
 
 /** A 1.x predicate for the server's network (mainnet), as the 1.x client registers one. */
 function predicate(uuid: string, scope: object = { scope: 'stx_event', actions: ['transfer'] }) {
@@ -124,11 +125,19 @@ describe('the Chainhook 1.x predicates listener with a key', () => {
   let t: TestServer;
   let base: string;
 
+  const logger = new RecordingLogger();
+
   before(async () => {
-    t = await startTestServer({ STACKHOOKS_V1_PORT: '0', STACKHOOKS_V1_KEY: 'v1-key-0123456789' });
+    t = await startTestServer({ STACKHOOKS_V1_PORT: '0', STACKHOOKS_V1_KEY: 'v1-key-0123456789' }, logger);
     base = `http://127.0.0.1:${t.server.v1Port}`;
   });
   after(() => t.stop());
+
+  it('logs that its listener wants a key, in a field the log does not censor, never the key', () => {
+    const line = logger.lines.find((l) => l.message === 'chainhook 1.x api listening')!;
+    expect(redactFields(line.fields)).to.include({ key_required: true });
+    expect(JSON.stringify(line.fields)).to.not.include('v1-key-0123456789');
+  });
 
   it('answers /ping without the key and nothing else', async () => {
     expect((await fetch(`${base}/ping`)).status).to.equal(200);
