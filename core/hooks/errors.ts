@@ -36,6 +36,11 @@ export function hookNotFound(uuid: string): StackhooksError {
   return new StackhooksError('not_found', `hook ${uuid} not found`);
 }
 
+/** Whether `err` is a store's passing outage (`storeUnavailable`): time lost, not a fault. */
+export function isStoreOutage(err: unknown): err is StackhooksError {
+  return err instanceof StackhooksError && err.code === 'unavailable';
+}
+
 /**
  * A store cannot take or give data for now (a full disk, an unreachable database): nothing was
  * acknowledged, and the same request may succeed after `retryAfterSeconds`.

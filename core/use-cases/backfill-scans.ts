@@ -3,7 +3,7 @@ import { finishBackfill, isFinished, type StoredBackfill } from '../backfill/bac
 import { REMEMBERED_DEPTH, backfillPayloadId } from '../backfill/backfill-payload.js';
 import { ScanPermits } from '../backfill/scan-permits.js';
 import type { Network } from '../hooks/definition.js';
-import { StackhooksError } from '../hooks/errors.js';
+import { isStoreOutage } from '../hooks/errors.js';
 import type { StoredHook } from '../hooks/record.js';
 import type { BackfillStore } from '../ports/backfill-store.js';
 import { readCanonicalRange, type BlockStore } from '../ports/block-store.js';
@@ -103,7 +103,11 @@ export class BackfillScans implements BackfillRunner {
     if (!this.started || this.stopped) return;
     this.schedule = this.schedule
       .then(() => this.takeNew())
-      .catch((err: unknown) => this.ctx.logger.error('starting backfills failed', { error: String(err) }));
+      // A store outage is told once by the store's own health lines, not by each look that fails.
+      .catch((err: unknown) => {
+        if (isStoreOutage(err)) this.ctx.logger.debug('starting backfills failed', { error: String(err) });
+        else this.ctx.logger.error('starting backfills failed', { error: String(err) });
+      });
   }
 
   /** A payload was delivered or failed: scans waiting on their window look again. */
@@ -153,7 +157,7 @@ export class BackfillScans implements BackfillRunner {
       while (backfill && !isFinished(backfill) && !this.stopped) {
         const stepped = await this.step(backfill).catch((err: unknown) => {
           // A store away for now (a full disk, an unreachable database) costs time, not the backfill.
-          if (!(err instanceof StackhooksError && err.code === 'unavailable')) throw err;
+          if (!isStoreOutage(err)) throw err;
           ctx.logger.warn('backfill waits for its stores', { backfill: id, error: err.message });
           return undefined;
         });

@@ -4,6 +4,7 @@ import { DeliveryLanes, type Lane } from '../delivery/delivery-lanes.js';
 import { OriginCircuits } from '../delivery/origin-circuits.js';
 import { receiverStanding, type ReceiverStanding } from '../delivery/receiver-standing.js';
 import type { StoredHook } from '../hooks/record.js';
+import { isStoreOutage } from '../hooks/errors.js';
 import { ACCOUNT_STORE, type AccountStore } from '../ports/account-store.js';
 import { CLOCK, type Clock } from '../ports/clock.js';
 import { DELIVERY_QUEUE, type DeliveryQueue, type DueDelivery } from '../ports/delivery-queue.js';
@@ -176,7 +177,11 @@ export class WebhookDispatcher {
       return this.pumping;
     }
     this.pumping = this.startDue()
-      .catch((err: unknown) => this.logger.error('delivery round failed', { error: String(err) }))
+      // A store outage is told once by the store's own health lines, not by each round it stops.
+      .catch((err: unknown) => {
+        if (isStoreOutage(err)) this.logger.debug('delivery round failed', { error: String(err) });
+        else this.logger.error('delivery round failed', { error: String(err) });
+      })
       .finally(() => {
         this.pumping = undefined;
         if (this.again) {

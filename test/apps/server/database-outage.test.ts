@@ -140,6 +140,9 @@ if (!available) {
     expect(log).to.include(REACHABLE);
     expect(log).to.include('"msg":"ingest lock lost; pausing block processing and taking the lock again"');
     expect(occurrences(log, ACTIVE)).to.be.at.least(2);
+    // The outage is told by its own lines, not again by each delivery round or backfill look it stops.
+    expect(log).to.not.include('"msg":"delivery round failed"');
+    expect(log).to.not.include('"msg":"starting backfills failed"');
   });
 
   it('loses nothing while its database sessions are terminated every 700 ms under load', async () => {
