@@ -43,6 +43,15 @@ export async function startServer(
   const runs = (role: 'api' | 'ingest' | 'worker') => config.role === 'all' || config.role === role;
   const lock: DataDirLock | undefined = config.databaseUrl ? undefined : await lockDataDir(config.dataDir);
   if (lock) await warnIfShared(config.dataDir, logger);
+  if (config.databaseUrl && runs('worker') && config.deliveryLeaseMs <= config.deliveryTimeoutMs) {
+    // Allowed (a deployment that ran with it keeps running), but another worker may take over a
+    // payload still being sent, and the receiver then gets it twice.
+    logger.warn('the delivery lease is not longer than the delivery timeout', {
+      lease_ms: config.deliveryLeaseMs,
+      timeout_ms: config.deliveryTimeoutMs,
+      fix: 'set STACKHOOKS_DELIVERY_LEASE above STACKHOOKS_DELIVERY_TIMEOUT',
+    });
+  }
   let stackhooks: Stackhooks;
   try {
     stackhooks = await createStackhooks({
