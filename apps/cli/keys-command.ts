@@ -1,6 +1,8 @@
 import { request } from 'node:http';
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { adminSocketPath } from '../server/admin-socket.js';
+import { ConfigError } from '../server/config.js';
 import { createStackhooks } from '../server/container.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from '../server/data-dir-lock.js';
 import { silentLogger } from '../../adapters/system/index.js';
@@ -21,6 +23,13 @@ export type KeysStore = { dataDir: string; databaseUrl?: string };
 export async function runKeysCommand(store: KeysStore, action: KeysAction): Promise<string> {
   if (store.databaseUrl) return onStore({ databaseUrl: store.databaseUrl }, action);
   const { dataDir } = store;
+  // Only a first key may make the folder: a list or a revoke there would read a new, empty store.
+  if (action.kind !== 'create' && !existsSync(dataDir)) {
+    throw new ConfigError(
+      `no data folder at ${resolve(dataDir)}: give the server's (--data-dir or STACKHOOKS_DATA_DIR), ` +
+        'or STACKHOOKS_DATABASE_URL for PostgreSQL',
+    );
+  }
   let lock: DataDirLock;
   try {
     lock = await lockDataDir(dataDir);

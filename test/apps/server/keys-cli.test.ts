@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { makeTempDir } from '../../support/temp-dir.js';
 import { runCli, spawnServer } from '../../support/server-process.js';
@@ -50,6 +52,14 @@ describe('stackhooks keys', function () {
       server.child.kill('SIGTERM');
       await server.exited;
     }
+  });
+
+  it('lists no keys from a data folder that does not exist, naming the folder, and makes none', async () => {
+    const missing = join(dataDir, 'not-here');
+    const listed = await runCli(['keys', 'list'], { STACKHOOKS_DATA_DIR: missing });
+    expect(listed.code).to.equal(1);
+    expect(listed.out).to.include(`no data folder at ${missing}`);
+    expect(existsSync(missing)).to.equal(false);
   });
 
   it('refuses to revoke an unknown key id with a clear message', async () => {
