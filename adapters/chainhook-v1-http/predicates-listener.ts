@@ -42,7 +42,16 @@ async function answer(options: PredicatesListenerOptions, request: IncomingMessa
   const method = request.method ?? 'GET';
   if (method === 'GET' && path === '/ping') return ok(PING);
   if (options.key !== undefined && (givenKey === undefined || !sameKey(givenKey, options.key)))
-    return { status: 401, body: { status: 401, error: 'a key is required: Authorization: Bearer <key>' } };
+    return {
+      status: 401,
+      body: {
+        status: 401,
+        error:
+          givenKey === undefined
+            ? 'a key is required: Authorization: Bearer <key>, or /key/<key> before the path'
+            : 'the key given is not this listener’s (STACKHOOKS_V1_KEY)',
+      },
+    };
   const { predicates, owner } = options;
   if (path === '/v1/chainhooks') {
     if (method === 'GET') return ok(await predicates.list(owner));

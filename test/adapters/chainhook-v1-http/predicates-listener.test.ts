@@ -152,4 +152,11 @@ describe('the Chainhook 1.x predicates listener with a key', () => {
     expect((await fetch(`${base}/key/v1-key-0123456789/v1/chainhooks`)).status).to.equal(200);
     expect((await fetch(`${base}/key/wrong/v1/chainhooks`)).status).to.equal(401);
   });
+
+  it('says whether a refused request gave no key or a wrong one', async () => {
+    const none = await fetch(`${base}/v1/chainhooks`);
+    expect(((await none.json()) as { error: string }).error).to.include('a key is required');
+    const wrong = await fetch(`${base}/v1/chainhooks`, { headers: { authorization: 'Bearer wrong' } });
+    expect(((await wrong.json()) as { error: string }).error).to.include('not this listener');
+  });
 });
