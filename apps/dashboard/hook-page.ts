@@ -260,7 +260,15 @@ export function hookView(context: ViewContext, uuid: string): View {
       context.announce(`Block ${raw} is being evaluated; if it matches, its delivery appears below.`);
       await load();
     } catch (error) {
-      context.showError(error);
+      // The API names its field; the form has one box for both, so say what the box takes.
+      const refusedInput = error instanceof ApiError && error.status === 400;
+      context.showError(
+        refusedInput
+          ? new Error(
+              `"${raw}" is not a block height (a whole number) or an index block hash (64 hex digits, 0x optional).`,
+            )
+          : error,
+      );
     }
   }
 

@@ -173,6 +173,12 @@ describeInBrowser('the dashboard in a browser', function () {
     await page.getByRole('alert').filter({ hasText: 'no canonical block at height 99999999' }).waitFor(WAIT);
   });
 
+  it('says what the evaluate box takes when given neither a height nor a hash', async () => {
+    await page.getByLabel('Block height or index block hash').fill('abc');
+    await page.getByRole('button', { name: 'Evaluate' }).click();
+    await page.getByRole('alert').filter({ hasText: '"abc" is not a block height' }).waitFor(WAIT);
+  });
+
   it('shows the attempts failing at a broken receiver as they happen, without a reload', async () => {
     receiver.reply(() => ({ status: 500 }));
     // Asked through the API, not the page: only polling can bring the failure onto the page.
