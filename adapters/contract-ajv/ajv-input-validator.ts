@@ -16,6 +16,7 @@ export class AjvInputValidator implements InputValidator {
     // Coercion and defaults write into the query object; the caller's object stays as it was.
     const isQuery = name === 'list-query' || name === 'deliveries-query';
     const subject = isQuery && isPlainObject(value) ? { ...value } : value;
+    if (isQuery && isPlainObject(subject)) refuseLooseCounts(subject);
     const errors = input.validate(subject);
     if (errors !== undefined) {
       throw invalidInput(fieldProblems(errors, subject, input.root, this.#contract.discriminatorTags));
@@ -36,6 +37,16 @@ export class AjvInputValidator implements InputValidator {
 /** A validator ready to use, for callers that do not go through the Inversify container. */
 export function createAjvInputValidator(): AjvInputValidator {
   return new AjvInputValidator();
+}
+
+// Coercion would read `1e1` as 10, `0x10` as 16 and a blank as 0: a count in a query is digits
+// only. Anything else is made a value no integer coerces from, so the schema refuses it with the
+// field's own message.
+function refuseLooseCounts(query: Record<string, unknown>): void {
+  for (const field of ['offset', 'limit']) {
+    const value = query[field];
+    if (typeof value === 'string' && !/^\d+$/.test(value)) query[field] = 'not digits';
+  }
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -258,6 +258,9 @@ describe('bad input to the API', () => {
     ['offset=-1', 'offset'],
     ['offset=x', 'offset'],
     ['limit=1&limit=2', 'limit'],
+    ['limit=1e1', 'limit'],
+    ['offset=0x10', 'offset'],
+    ['offset=%20', 'offset'],
   ]) {
     it(`answers the pagination "${query}" with a 400 naming ${field}`, async () => {
       const res = await send(t.baseUrl, 'GET', `/chainhooks/me?${query}`, { key });
