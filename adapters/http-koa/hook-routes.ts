@@ -5,6 +5,7 @@ import type { DeliveryLog } from '../../core/use-cases/delivery-log.js';
 import type { HookEvaluations } from '../../core/use-cases/evaluate-hook.js';
 import type { HookBackfills } from '../../core/use-cases/hook-backfills.js';
 import type { HookRegistry } from '../../core/use-cases/hook-registry.js';
+import { invalidInput } from '../../core/hooks/errors.js';
 import { ownerOf, type ApiContext, type ApiState } from './api-state.js';
 
 /**
@@ -30,6 +31,13 @@ export type HookRouteDeps = {
 export function addHookRoutes(router: Router<ApiState>, deps: HookRouteDeps): void {
   const { registry, secrets, evaluations, deliveries, backfills } = deps;
   const body = (ctx: ApiContext): unknown => (ctx.request as { body?: unknown }).body;
+  // A route that takes no body refuses fields, as the others refuse fields they do not know.
+  const noFields = (ctx: ApiContext): void => {
+    const given = body(ctx);
+    const [field] = given !== null && typeof given === 'object' ? Object.keys(given) : [];
+    if (field !== undefined)
+      throw invalidInput([{ field, message: 'is not a field: this request takes no body' }]);
+  };
 
   router.post('/me', async (ctx) => {
     ctx.body = await registry.register(ownerOf(ctx), body(ctx));
@@ -41,6 +49,7 @@ export function addHookRoutes(router: Router<ApiState>, deps: HookRouteDeps): vo
     ctx.body = await registry.bulkEnable(ownerOf(ctx), body(ctx));
   });
   router.post('/me/secret', async (ctx) => {
+    noFields(ctx);
     ctx.body = await secrets.rotate(ownerOf(ctx));
   });
   router.get('/me/secret', async (ctx) => {
@@ -87,6 +96,7 @@ export function addHookRoutes(router: Router<ApiState>, deps: HookRouteDeps): vo
     ctx.body = await deliveries.list(ownerOf(ctx), ctx.params.uuid, ctx.query);
   });
   router.post('/me/:uuid/deliveries/:id/redeliver', async (ctx) => {
+    noFields(ctx);
     ctx.body = await deliveries.redeliver(ownerOf(ctx), ctx.params.uuid, ctx.params.id);
   });
 }

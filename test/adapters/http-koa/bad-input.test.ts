@@ -229,6 +229,14 @@ describe('bad input to the API', () => {
     expect(registered.body.message).to.include('expire_after_occurrences');
   });
 
+  it('answers a field sent to a route that takes no body with a 400 naming it', async () => {
+    const res = await send(t.baseUrl, 'POST', '/chainhooks/me/secret', { key, body: '{"x": 1}' });
+    expect(res.status).to.equal(400);
+    expect(res.body.message).to.include('x is not a field');
+    const empty = await send(t.baseUrl, 'POST', '/chainhooks/me/secret', { key, body: '{}' });
+    expect(empty.status).to.equal(200);
+  });
+
   it('answers a body over 1 MB with a 413', async () => {
     const huge = JSON.stringify({ ...sampleDefinition(), name: 'x'.repeat(1_100_000) });
     const res = await send(t.baseUrl, 'POST', '/chainhooks/me', { key, body: huge });
