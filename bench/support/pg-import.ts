@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runImport } from '../../apps/cli/import-command.js';
+import { recordingNetwork } from '../../apps/cli/recording-network.js';
 import { dropBenchSchema, freshBenchSchema } from './pg-schema.js';
 
 /** One import: `/new_block` lines read, blocks newly archived, and the rates. */
@@ -22,11 +23,9 @@ export async function importOnce(file: string, postgres: boolean): Promise<Impor
   const schema = postgres ? freshBenchSchema() : undefined;
   try {
     const start = performance.now();
-    const summary = await runImport(file, {
-      dataDir,
-      network: 'mainnet',
-      databaseUrl: schema?.url,
-    });
+    // The store serves the recording's network: an import of another network's file is refused.
+    const network = (await recordingNetwork(file))?.network ?? 'mainnet';
+    const summary = await runImport(file, { dataDir, network, databaseUrl: schema?.url });
     const wall = (performance.now() - start) / 1000;
     return {
       blocks: summary.blocks,
