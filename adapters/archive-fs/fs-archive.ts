@@ -7,7 +7,7 @@ import { applyBlockToChain, type ChainRules } from '../../core/chain/canonical-c
 import { alreadyStored } from '../../core/chain/chain-update.js';
 import type { ChainUpdate } from '../../core/chain/chain-update.js';
 import type { BlockStore, ChainState, PutContext, QuarantinedBody } from '../../core/ports/block-store.js';
-import { StackhooksError, storeUnavailable } from '../../core/hooks/errors.js';
+import { isStoreOutage, storeUnavailable } from '../../core/hooks/errors.js';
 import {
   diskWriteFailure,
   isFileSystemError,
@@ -231,7 +231,7 @@ export class FsBlockArchive implements FsArchive {
     if (this.#view.changedSlots.size + this.#view.changedCanonical.size >= this.#options.checkpointEvery) {
       // The block is in the log already: a checkpoint the disk refuses is tried again by the timer.
       await this.#checkpoint().catch((err: unknown) => {
-        if (!isUnavailable(err)) throw err;
+        if (!isStoreOutage(err)) throw err;
       });
     } else this.#checkpointSoon();
     return update;
@@ -304,7 +304,7 @@ export class FsBlockArchive implements FsArchive {
     try {
       return await work();
     } catch (err) {
-      if (isUnavailable(err)) throw err;
+      if (isStoreOutage(err)) throw err;
       this.#failure = Object.assign(
         storeUnavailable(
           `the block archive failed and must be reopened (restart the service): ${(err as Error).message}`,
@@ -345,10 +345,6 @@ export class FsBlockArchive implements FsArchive {
     this.#queue = run.catch(() => undefined);
     return run;
   }
-}
-
-function isUnavailable(err: unknown): boolean {
-  return err instanceof StackhooksError && err.code === 'unavailable';
 }
 
 /** Close the log and the index files. */

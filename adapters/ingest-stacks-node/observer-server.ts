@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StackhooksError } from '../../core/hooks/errors.js';
+import { isStoreOutage } from '../../core/hooks/errors.js';
 import type { EventLog } from '../../core/ports/event-log.js';
 import type { Logger } from '../../core/ports/logger.js';
 
@@ -75,7 +75,7 @@ export function createObserverServer(options: ObserverOptions): Server {
           { 'retry-after': '1' },
         );
       }
-      if (err instanceof StackhooksError && err.code === 'unavailable') {
+      if (isStoreOutage(err)) {
         // The store is down for now (a database outage, a full disk): the node retries the same post.
         options.logger.warn('observer could not store an event; the node will retry it', {
           path: req.url,
