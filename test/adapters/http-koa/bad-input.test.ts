@@ -116,6 +116,15 @@ describe('bad input to the API', () => {
   });
   after(async () => t.stop());
 
+  // A valid hook of the test's owner, for the routes under /me/{uuid}.
+  async function registerSample(): Promise<{ uuid: string }> {
+    const res = await send(t.baseUrl, 'POST', '/chainhooks/me', {
+      key,
+      body: JSON.stringify(sampleDefinition()),
+    });
+    return res.body as { uuid: string };
+  }
+
   it('answers every mutated definition with a 400 naming the field, and stores nothing', async () => {
     const { body: seeded } = await send(t.baseUrl, 'POST', '/chainhooks/v1/me', {
       key,
@@ -204,10 +213,7 @@ describe('bad input to the API', () => {
   });
 
   it('answers a height past the largest exact integer with a 400 naming the field', async () => {
-    const { body: hook } = await send(t.baseUrl, 'POST', '/chainhooks/me', {
-      key,
-      body: JSON.stringify(sampleDefinition()),
-    });
+    const hook = await registerSample();
     const backfill = await send(t.baseUrl, 'POST', `/chainhooks/me/${hook.uuid}/backfills`, {
       key,
       body: '{"from_block_height": 0, "to_block_height": 1e300}',
@@ -278,10 +284,7 @@ describe('bad input to the API', () => {
   }
 
   it('answers enable without a boolean with a 400 naming enabled', async () => {
-    const { body: hook } = await send(t.baseUrl, 'POST', '/chainhooks/me', {
-      key,
-      body: JSON.stringify(sampleDefinition()),
-    });
+    const hook = await registerSample();
     const res = await send(t.baseUrl, 'PATCH', `/chainhooks/me/${hook.uuid}/enabled`, {
       key,
       body: JSON.stringify({ enabled: 'yes' }),
@@ -304,10 +307,7 @@ describe('bad input to the API', () => {
   });
 
   it('answers an evaluate body with neither height nor hash with a 400', async () => {
-    const { body: hook } = await send(t.baseUrl, 'POST', '/chainhooks/me', {
-      key,
-      body: JSON.stringify(sampleDefinition()),
-    });
+    const hook = await registerSample();
     const res = await send(t.baseUrl, 'POST', `/chainhooks/me/${hook.uuid}/evaluate`, { key, body: '{}' });
     expect(res.status).to.equal(400);
   });
